@@ -1,0 +1,707 @@
+//! The parser: XLA's shape grammar (`hlo_parser.cc` `ParseShape`/`ParseLayout`), strict where
+//! XLA is lax or aborts.
+//!
+//! Syntax errors end the parse; value errors (integer overflow, attributes out of order) are
+//! collected and parsing goes on, and a shape that parses is then validated, so one call
+//! reports every problem it can find.
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::ops::Range;
+
+use crate::lex::{Lexer, Tok, Token};
+use crate::{
+    ArrayShape, Dim, Error, ErrorKind, Errors, Layout, PrimitiveType, Shape, SplitConfig, Tile,
+    TileDim,
+};
+
+/// The deepest tuple/buffer nesting the parser accepts. XLA allows 32768; real HLO nests a
+/// few levels, and a fixed bound keeps every recursive walk far from the stack limit.
+///
+/// ```
+/// let deep = format!("{}f32[]{}", "(".repeat(300), ")".repeat(300));
+/// assert!(xla_layout_core::parse(&deep).is_err());
+/// ```
+pub const MAX_NESTING: usize = 256;
+
+/// Parses one shape (array, tuple, buffer, `token[]`, `opaque[]`), fills in missing array
+/// layouts with the default, and validates it. Errors carry byte ranges into `text`.
+///
+/// ```
+/// let s = xla_layout_core::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+/// assert_eq!(s.to_string(), "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}");
+///
+/// let errs = xla_layout_core::parse("f32[2,3]{1,1}").unwrap_err();
+/// assert_eq!(errs[0].span(), Some(11..12));
+/// ```
+pub fn parse(text: &str) -> Result<Shape, Errors> {
+    parse_with_map(text).map(|(shape, _)| shape)
+}
+
+/// Parses an array shape (see [`parse`]); a tuple, buffer, token or opaque is an error.
+///
+/// ```
+/// let a = xla_layout_core::parse_array("f32[2,3]").unwrap();
+/// assert_eq!(a.layout.minor_to_major, vec![1, 0]);
+/// assert!(xla_layout_core::parse_array("token[]").is_err());
+/// ```
+pub fn parse_array(text: &str) -> Result<ArrayShape, Errors> {
+    match parse(text)? {
+        Shape::Array(a) => Ok(a),
+        other => Err(Errors::new(alloc::vec![Error::new(
+            ErrorKind::Unsupported,
+            Some(0..text.len()),
+            format!(
+                "expected an array shape such as `f32[2,3]`, found {}",
+                crate::print::kind_name(&other)
+            ),
+        )])),
+    }
+}
+
+/// Parses and validates, also returning where every part of every array was written.
+pub(crate) fn parse_with_map(text: &str) -> Result<(Shape, SourceMap), Errors> {
+    let mut p = Parser {
+        lexer: Lexer::new(text),
+        ahead: Vec::new(),
+        errors: Vec::new(),
+        map: SourceMap::default(),
+    };
+    let shape = match p.parse_top() {
+        Ok(shape) => shape,
+        Err(fatal) => {
+            p.errors.push(fatal);
+            return Err(Errors::new(p.errors));
+        }
+    };
+    let overflowed = p
+        .errors
+        .iter()
+        .any(|e| e.kind() == ErrorKind::IntegerOverflow);
+    if let (false, Err(errs)) = (
+        overflowed,
+        crate::validate::validate_shape(&shape, Some(&p.map)),
+    ) {
+        p.errors.extend(errs);
+    }
+    if p.errors.is_empty() {
+        Ok((shape, p.map))
+    } else {
+        Err(Errors::new(p.errors))
+    }
+}
+
+/// Byte ranges of the parts of one array, as written.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ArraySpans {
+    pub(crate) whole: Range<usize>,
+    pub(crate) dims_list: Range<usize>,
+    pub(crate) dims: Vec<Range<usize>>,
+    pub(crate) layout: Option<Range<usize>>,
+    pub(crate) minor_to_major: Vec<Range<usize>>,
+    pub(crate) tiles: Vec<(Range<usize>, Vec<Range<usize>>)>,
+    pub(crate) tail_padding: Option<Range<usize>>,
+    pub(crate) element_size: Option<Range<usize>>,
+    pub(crate) memory_space: Option<Range<usize>>,
+    pub(crate) splits: Vec<SplitSpans>,
+}
+
+/// Byte ranges of one split config: the whole `(d:i,...)`, `d`, and each index.
+pub(crate) type SplitSpans = (Range<usize>, Range<usize>, Vec<Range<usize>>);
+
+/// Where every array of a parsed shape was written, in pre-order.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SourceMap {
+    pub(crate) arrays: Vec<ArraySpans>,
+}
+
+/// The attributes of a layout, in the only order XLA accepts.
+const ATTRIBUTE_ORDER: [&str; 7] = ["D", "T", "L", "E", "S", "SC", "M"];
+
+struct Parser<'a> {
+    lexer: Lexer<'a>,
+    ahead: Vec<Token<'a>>,
+    errors: Vec<Error>,
+    map: SourceMap,
+}
+
+fn unexpected(found: &Token<'_>, expected: &str) -> Error {
+    let kind = if found.tok == Tok::Eof {
+        ErrorKind::UnexpectedEnd
+    } else {
+        ErrorKind::UnexpectedToken
+    };
+    Error::new(
+        kind,
+        Some(found.span.clone()),
+        format!("expected {expected}, found {}", found.tok.describe()),
+    )
+}
+
+impl<'a> Parser<'a> {
+    fn fill(&mut self, n: usize) -> Result<(), Error> {
+        while self.ahead.len() < n {
+            let t = self.lexer.next_token(&mut self.errors)?;
+            self.ahead.push(t);
+        }
+        Ok(())
+    }
+
+    fn peek(&mut self) -> Result<&Token<'a>, Error> {
+        self.fill(1)?;
+        Ok(&self.ahead[0])
+    }
+
+    fn peek2(&mut self) -> Result<Tok<'a>, Error> {
+        self.fill(2)?;
+        Ok(self.ahead[1].tok)
+    }
+
+    fn next(&mut self) -> Result<Token<'a>, Error> {
+        self.fill(1)?;
+        Ok(self.ahead.remove(0))
+    }
+
+    fn eat(&mut self, tok: Tok<'_>) -> Result<Option<Range<usize>>, Error> {
+        if self.peek()?.tok == tok {
+            Ok(Some(self.next()?.span))
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn expect(&mut self, tok: Tok<'_>, expected: &str) -> Result<Range<usize>, Error> {
+        match self.eat(tok)? {
+            Some(span) => Ok(span),
+            None => Err(unexpected(self.peek()?, expected)),
+        }
+    }
+
+    fn int(&mut self, expected: &str) -> Result<(i64, Range<usize>), Error> {
+        let t = self.next()?;
+        match t.tok {
+            // An overflowed literal was reported by the lexer; 0 stands in for it.
+            Tok::Int(v) => Ok((v.unwrap_or(0), t.span)),
+            _ => Err(unexpected(&t, expected)),
+        }
+    }
+
+    fn parse_top(&mut self) -> Result<Shape, Error> {
+        let shape = self.parse_shape(0)?;
+        let t = self.next()?;
+        if t.tok != Tok::Eof {
+            let msg = match t.tok {
+                Tok::LBrace => "unexpected `{` after the shape: a layout follows `]` directly and \
+                                starts with minor_to_major numbers or `:` (`{}` is never a layout; \
+                                a scalar is written `f32[]`)"
+                    .into(),
+                Tok::Ident("dense" | "sparse") => {
+                    "`dense`/`sparse` before a layout is 2017 syntax; write the layout directly, \
+                     such as `f32[2,3]{1,0}`"
+                        .into()
+                }
+                other => format!(
+                    "unexpected {} after the shape; the input must be exactly one shape",
+                    other.describe()
+                ),
+            };
+            return Err(Error::new(ErrorKind::TrailingInput, Some(t.span), msg));
+        }
+        Ok(shape)
+    }
+
+    fn parse_shape(&mut self, depth: usize) -> Result<Shape, Error> {
+        let t = self.peek()?.clone();
+        match t.tok {
+            Tok::LParen => {
+                self.check_depth(depth, &t.span)?;
+                self.parse_tuple(depth + 1)
+            }
+            Tok::Ident("b") if self.peek2()? == Tok::LParen => {
+                self.check_depth(depth, &t.span)?;
+                self.next()?;
+                self.next()?;
+                let inner_start = self.peek()?.span.start;
+                let inner = self.parse_shape(depth + 1)?;
+                let inner_end = self.expect(Tok::RParen, "`)` to close the buffer `b(...)`")?;
+                match inner {
+                    Shape::Array(a) => Ok(Shape::Buffer(Box::new(a))),
+                    other => Err(Error::new(
+                        ErrorKind::InvalidBuffer,
+                        Some(inner_start..inner_end.start),
+                        format!(
+                            "a buffer `b(...)` holds one array shape, not {}",
+                            crate::print::kind_name(&other)
+                        ),
+                    )),
+                }
+            }
+            Tok::Ident(name) => self.parse_array(name, t.span),
+            _ => Err(unexpected(
+                &t,
+                "a shape (an element type such as `f32`, a tuple `(...)`, `token[]` or `opaque[]`)",
+            )),
+        }
+    }
+
+    fn check_depth(&self, depth: usize, span: &Range<usize>) -> Result<(), Error> {
+        if depth >= MAX_NESTING {
+            return Err(Error::new(
+                ErrorKind::NestingTooDeep,
+                Some(span.clone()),
+                format!("tuples and buffers nest more than {MAX_NESTING} levels deep here"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn parse_tuple(&mut self, depth: usize) -> Result<Shape, Error> {
+        self.next()?;
+        let mut elements = Vec::new();
+        if self.eat(Tok::RParen)?.is_some() {
+            return Ok(Shape::Tuple(elements));
+        }
+        loop {
+            if self.peek()?.tok == Tok::RParen {
+                let t = self.peek()?.clone();
+                return Err(Error::new(
+                    ErrorKind::UnexpectedToken,
+                    Some(t.span),
+                    "expected a shape after `,`; a tuple has no trailing comma",
+                ));
+            }
+            elements.push(self.parse_shape(depth)?);
+            let t = self.next()?;
+            match t.tok {
+                Tok::Comma => {}
+                Tok::RParen => return Ok(Shape::Tuple(elements)),
+                _ => return Err(unexpected(&t, "`,` or `)` in a tuple")),
+            }
+        }
+    }
+
+    fn parse_array(&mut self, name: &'a str, name_span: Range<usize>) -> Result<Shape, Error> {
+        self.next()?;
+        let element_type = match name {
+            "token" | "opaque" => None,
+            _ => {
+                Some(PrimitiveType::from_name(name).ok_or_else(|| unknown_type(name, &name_span))?)
+            }
+        };
+        let mut spans = ArraySpans::default();
+        let open = self.expect(Tok::LBracket, "`[` after the element type")?;
+        let (dims, close) = self.parse_dims(&mut spans)?;
+        spans.dims_list = open.start..close.end;
+        let layout = self.parse_layout_if_present(&mut spans)?;
+        spans.whole = name_span.start..spans.layout.as_ref().map_or(spans.dims_list.end, |l| l.end);
+        let Some(element_type) = element_type else {
+            if !dims.is_empty() {
+                self.errors.push(Error::new(
+                    ErrorKind::NotAnArray,
+                    Some(spans.dims_list.clone()),
+                    format!("`{name}` has no dimensions; write `{name}[]`"),
+                ));
+            }
+            if let Some(span) = spans.layout {
+                self.errors.push(Error::new(
+                    ErrorKind::NotAnArray,
+                    Some(span),
+                    format!("`{name}[]` cannot have a layout; only arrays have layouts (XLA aborts on this)"),
+                ));
+            }
+            return Ok(if name == "token" {
+                Shape::Token
+            } else {
+                Shape::Opaque
+            });
+        };
+        let layout = layout.unwrap_or_else(|| Layout::descending(dims.len()));
+        self.map.arrays.push(spans);
+        Ok(Shape::Array(ArrayShape {
+            element_type,
+            dims,
+            layout,
+        }))
+    }
+
+    /// Dimensions up to and including `]`, whose span is returned too.
+    fn parse_dims(&mut self, spans: &mut ArraySpans) -> Result<(Vec<Dim>, Range<usize>), Error> {
+        let mut dims = Vec::new();
+        if let Some(close) = self.eat(Tok::RBracket)? {
+            return Ok((dims, close));
+        }
+        loop {
+            let t = self.next()?;
+            let (dim, span) = match t.tok {
+                Tok::Int(v) => (Dim::Static(v.unwrap_or(0)), t.span),
+                Tok::Question => (Dim::Unbounded, t.span),
+                Tok::Le => {
+                    let (n, end) = self.int("an integer bound after `<=`")?;
+                    (Dim::Bounded(n), t.span.start..end.end)
+                }
+                _ => {
+                    return Err(unexpected(
+                        &t,
+                        "a dimension size (a whole number, `<=N` or `?`)",
+                    ));
+                }
+            };
+            dims.push(dim);
+            spans.dims.push(span);
+            let t = self.next()?;
+            match t.tok {
+                Tok::Comma => {}
+                Tok::RBracket => return Ok((dims, t.span)),
+                _ => return Err(unexpected(&t, "`,` or `]` after a dimension")),
+            }
+        }
+    }
+}
+
+fn unknown_type(name: &str, span: &Range<usize>) -> Error {
+    let hint: String = match name {
+        "opaque_type" => "; write `opaque[]`".into(),
+        "tuple" => "; write a tuple as `(f32[2], s32[])`".into(),
+        "buffer" => "; write a buffer as `b(f32[2])`".into(),
+        _ => match crate::primitive::suggest(name) {
+            Some(t) => format!("; did you mean `{t}`? XLA type names are lower case"),
+            None => {
+                "; expected pred, s1/s2/s4/s8/s16/s32/s64, u1/u2/u4/u8/u16/u32/u64, f16, bf16, \
+                     f32, f64, an f8/f4 type such as f8e4m3fn, c64, c128, token or opaque"
+                    .into()
+            }
+        },
+    };
+    Error::new(
+        ErrorKind::UnknownElementType,
+        Some(span.clone()),
+        format!("`{name}` is not an XLA element type{hint}"),
+    )
+}
+
+impl<'a> Parser<'a> {
+    /// A layout follows `]` only when `{` is followed by an integer or `:` (XLA's lookahead).
+    fn parse_layout_if_present(&mut self, spans: &mut ArraySpans) -> Result<Option<Layout>, Error> {
+        if self.peek()?.tok != Tok::LBrace {
+            return Ok(None);
+        }
+        match self.peek2()? {
+            Tok::Int(_) | Tok::Colon => {}
+            Tok::RBrace => {
+                let open = self.next()?.span;
+                let close = self.next()?.span;
+                return Err(Error::new(
+                    ErrorKind::UnexpectedToken,
+                    Some(open.start..close.end),
+                    "`{}` is not a layout: XLA never writes an empty layout after a shape; drop it \
+                     (a scalar is `f32[]`) or write minor_to_major such as `{1,0}`",
+                ));
+            }
+            _ => {
+                self.next()?;
+                let t = self.peek()?.clone();
+                return Err(unexpected(
+                    &t,
+                    "minor_to_major numbers or `:` after `{` (a layout such as `{1,0:T(8,128)}`)",
+                ));
+            }
+        }
+        let open = self.next()?.span;
+        let mut layout = Layout::default();
+        if let Tok::Int(_) = self.peek()?.tok {
+            loop {
+                let (v, span) = self.int("a dimension number")?;
+                layout.minor_to_major.push(v);
+                spans.minor_to_major.push(span);
+                if self.eat(Tok::Comma)?.is_none() {
+                    break;
+                }
+                if !matches!(self.peek()?.tok, Tok::Int(_)) {
+                    let t = self.peek()?.clone();
+                    return Err(unexpected(
+                        &t,
+                        "a dimension number after `,` in minor_to_major",
+                    ));
+                }
+            }
+        }
+        if self.eat(Tok::Colon)?.is_some() {
+            self.parse_attributes(&mut layout, spans)?;
+        }
+        let close = self.expect(Tok::RBrace, "`}` to end the layout")?;
+        spans.layout = Some(open.start..close.end);
+        Ok(Some(layout))
+    }
+
+    fn parse_attributes(
+        &mut self,
+        layout: &mut Layout,
+        spans: &mut ArraySpans,
+    ) -> Result<(), Error> {
+        let mut seen: Vec<(usize, Range<usize>)> = Vec::new();
+        loop {
+            let t = self.peek()?.clone();
+            let name = match t.tok {
+                Tok::RBrace => return Ok(()),
+                Tok::Ident(name) => name,
+                Tok::Hash | Tok::Star => {
+                    let what = if t.tok == Tok::Hash {
+                        "#(...) (index type)"
+                    } else {
+                        "*(...) (pointer type)"
+                    };
+                    return Err(Error::new(
+                        ErrorKind::SparseAttribute,
+                        Some(t.span),
+                        format!(
+                            "`{what}` is a sparse-array attribute; XLA removed sparse arrays and rejects it on every array"
+                        ),
+                    ));
+                }
+                _ => {
+                    return Err(unexpected(
+                        &t,
+                        "a layout attribute (T, L, E, S, SC, M) or `}`",
+                    ));
+                }
+            };
+            let Some(order) = ATTRIBUTE_ORDER.iter().position(|a| *a == name) else {
+                return Err(unknown_attribute(name, &t.span));
+            };
+            if let Some((_, first)) = seen.iter().find(|(o, _)| *o == order) {
+                let hint = if name == "T" {
+                    "; write every tile after one `T`, such as T(8,128)(2,1)"
+                } else {
+                    ""
+                };
+                self.errors.push(Error::new(
+                    ErrorKind::DuplicateAttribute,
+                    Some(t.span.clone()),
+                    format!(
+                        "`{name}` is given twice (first at byte {}){hint}",
+                        first.start
+                    ),
+                ));
+            } else if let Some((later, _)) = seen
+                .iter()
+                .filter(|(o, _)| *o > order)
+                .max_by_key(|(o, _)| *o)
+            {
+                self.errors.push(Error::new(
+                    ErrorKind::AttributeOutOfOrder,
+                    Some(t.span.clone()),
+                    format!(
+                        "`{name}` must come before `{}`; XLA accepts layout attributes only in the order D, T, L, E, S, SC, M",
+                        ATTRIBUTE_ORDER[*later]
+                    ),
+                ));
+            }
+            seen.push((order, t.span.clone()));
+            self.next()?;
+            match name {
+                "D" => self.parse_dim_level_types()?,
+                "T" => self.parse_tiles(layout, spans, &t.span)?,
+                "SC" => self.parse_split_configs(layout, spans, &t.span)?,
+                _ => {
+                    let (v, span) = self.parse_int_attribute(name)?;
+                    let whole = Some(t.span.start..span.end);
+                    match name {
+                        "L" => {
+                            layout.tail_padding_alignment_in_elements = v;
+                            spans.tail_padding = whole;
+                        }
+                        "E" => {
+                            layout.element_size_in_bits = v;
+                            spans.element_size = whole;
+                        }
+                        "S" => {
+                            layout.memory_space = v;
+                            spans.memory_space = whole;
+                        }
+                        // M(n <= 0) means "no prefix" in XLA, and is printed as nothing.
+                        _ => layout.dynamic_shape_metadata_prefix_bytes = v.max(0),
+                    }
+                }
+            }
+        }
+    }
+
+    /// `X(n)`; returns the value and the span of the closing `)`.
+    fn parse_int_attribute(&mut self, name: &str) -> Result<(i64, Range<usize>), Error> {
+        let example = match name {
+            "L" => "L(1024)",
+            "E" => "E(4)",
+            "S" => "S(1)",
+            _ => "M(1024)",
+        };
+        let needs = |t: &Token<'_>| {
+            unexpected(
+                t,
+                &format!("one integer in parentheses after `{name}`, such as {example}"),
+            )
+        };
+        let t = self.next()?;
+        if t.tok != Tok::LParen {
+            return Err(needs(&t));
+        }
+        let t = self.next()?;
+        let Tok::Int(v) = t.tok else {
+            return Err(needs(&t));
+        };
+        let close = self.next()?;
+        if close.tok != Tok::RParen {
+            return Err(needs(&close));
+        }
+        Ok((v.unwrap_or(0), close.span))
+    }
+
+    fn parse_tiles(
+        &mut self,
+        layout: &mut Layout,
+        spans: &mut ArraySpans,
+        t_span: &Range<usize>,
+    ) -> Result<(), Error> {
+        if self.peek()?.tok != Tok::LParen {
+            return Err(Error::new(
+                ErrorKind::UnexpectedToken,
+                Some(t_span.clone()),
+                "`T` needs at least one tile in parentheses, such as T(8,128)",
+            ));
+        }
+        layout.tiles.clear();
+        spans.tiles.clear();
+        while let Some(open) = self.eat(Tok::LParen)? {
+            let mut tile = Tile::default();
+            let mut dim_spans = Vec::new();
+            let close = if let Some(close) = self.eat(Tok::RParen)? {
+                close
+            } else {
+                loop {
+                    let t = self.next()?;
+                    match t.tok {
+                        Tok::Int(v) => tile.0.push(TileDim::Size(v.unwrap_or(1))),
+                        Tok::Star => tile.0.push(TileDim::Combine),
+                        _ => {
+                            return Err(unexpected(
+                                &t,
+                                "a tile dimension (a positive integer or `*`)",
+                            ));
+                        }
+                    }
+                    dim_spans.push(t.span);
+                    let t = self.next()?;
+                    match t.tok {
+                        Tok::Comma => {}
+                        Tok::RParen => break t.span,
+                        _ => return Err(unexpected(&t, "`,` or `)` in a tile")),
+                    }
+                }
+            };
+            layout.tiles.push(tile);
+            spans.tiles.push((open.start..close.end, dim_spans));
+        }
+        Ok(())
+    }
+
+    fn parse_split_configs(
+        &mut self,
+        layout: &mut Layout,
+        spans: &mut ArraySpans,
+        sc_span: &Range<usize>,
+    ) -> Result<(), Error> {
+        if self.peek()?.tok != Tok::LParen {
+            return Err(Error::new(
+                ErrorKind::UnexpectedToken,
+                Some(sc_span.clone()),
+                "`SC` needs at least one split config in parentheses, such as SC(0:512)",
+            ));
+        }
+        layout.split_configs.clear();
+        spans.splits.clear();
+        while let Some(open) = self.eat(Tok::LParen)? {
+            let (dimension, dim_span) =
+                self.int("a physical dimension number in a split config, such as (0:512)")?;
+            self.expect(
+                Tok::Colon,
+                "`:` after the split config's dimension, such as (0:512)",
+            )?;
+            let mut config = SplitConfig::new(dimension, []);
+            let mut index_spans = Vec::new();
+            let close = if let Some(close) = self.eat(Tok::RParen)? {
+                close
+            } else {
+                loop {
+                    let (v, span) = self.int("a split index (an integer)")?;
+                    config.split_indices.push(v);
+                    index_spans.push(span);
+                    let t = self.next()?;
+                    match t.tok {
+                        Tok::Comma => {}
+                        Tok::RParen => break t.span,
+                        _ => return Err(unexpected(&t, "`,` or `)` in a split config")),
+                    }
+                }
+            };
+            layout.split_configs.push(config);
+            spans
+                .splits
+                .push((open.start..close.end, dim_span, index_spans));
+        }
+        Ok(())
+    }
+
+    /// `D(...)`: dimension level types, parsed and dropped as XLA does since 2025.
+    fn parse_dim_level_types(&mut self) -> Result<(), Error> {
+        self.expect(Tok::LParen, "`(` after `D`")?;
+        if self.eat(Tok::RParen)?.is_some() {
+            return Ok(());
+        }
+        loop {
+            let t = self.next()?;
+            match t.tok {
+                Tok::Ident("D" | "C" | "S" | "H") => {}
+                Tok::Ident(other) => {
+                    return Err(Error::new(
+                        ErrorKind::InvalidDimLevelType,
+                        Some(t.span),
+                        format!("`{other}` is not a dimension level type; expected D, C, S or H"),
+                    ));
+                }
+                _ => return Err(unexpected(&t, "a dimension level type (D, C, S or H)")),
+            }
+            self.eat(Tok::Plus)?;
+            self.eat(Tok::Tilde)?;
+            let t = self.next()?;
+            match t.tok {
+                Tok::Comma => {}
+                Tok::RParen => return Ok(()),
+                _ => return Err(unexpected(&t, "`,` or `)` in `D(...)`")),
+            }
+        }
+    }
+}
+
+fn unknown_attribute(name: &str, span: &Range<usize>) -> Error {
+    let message = if name == "P" {
+        return Error::new(
+            ErrorKind::SparseAttribute,
+            Some(span.clone()),
+            "`P(...)` (physical shape) is a sparse-array attribute; XLA rejects it on every array",
+        );
+    } else if let Some(a) = ATTRIBUTE_ORDER
+        .iter()
+        .find(|a| a.eq_ignore_ascii_case(name))
+    {
+        format!(
+            "unknown layout attribute `{name}`; did you mean `{a}`? attribute names are case-sensitive"
+        )
+    } else {
+        format!(
+            "unknown layout attribute `{name}`; expected T (tiles), L (tail padding), E (element bits), \
+             S (memory space), SC (split configs) or M (metadata prefix bytes), each followed by `(`"
+        )
+    };
+    Error::new(ErrorKind::UnknownAttribute, Some(span.clone()), message)
+}

@@ -1,0 +1,188 @@
+//! The shape model: arrays, tuples, buffers, `token[]` and `opaque[]`.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+
+use crate::{Errors, Layout, PrimitiveType};
+
+/// One array dimension as written between the brackets.
+///
+/// ```
+/// use xla_layout_core::Dim;
+/// assert_eq!(Dim::Static(8).to_string(), "8");
+/// assert_eq!(Dim::Bounded(456).to_string(), "<=456");
+/// assert_eq!(Dim::Unbounded.to_string(), "?");
+/// assert_eq!(Dim::Bounded(456).extent(), Some(456));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dim {
+    /// `N`: a static size.
+    Static(i64),
+    /// `<=N`: a bounded dynamic size; layouts and sizes use the bound.
+    Bounded(i64),
+    /// `?`: an unbounded dynamic size.
+    Unbounded,
+}
+
+impl Dim {
+    /// The size used for layout and sizes: the static size or the bound; `None` for `?`.
+    ///
+    /// ```
+    /// assert_eq!(xla_layout_core::Dim::Unbounded.extent(), None);
+    /// ```
+    pub fn extent(self) -> Option<i64> {
+        match self {
+            Dim::Static(n) | Dim::Bounded(n) => Some(n),
+            Dim::Unbounded => None,
+        }
+    }
+
+    /// True for `<=N` and `?`.
+    ///
+    /// ```
+    /// assert!(xla_layout_core::Dim::Bounded(3).is_dynamic());
+    /// assert!(!xla_layout_core::Dim::Static(3).is_dynamic());
+    /// ```
+    pub fn is_dynamic(self) -> bool {
+        !matches!(self, Dim::Static(_))
+    }
+}
+
+/// An array shape: element type, dimensions and layout, such as `f32[2,3]{1,0}`.
+///
+/// Every array has a layout; text without one gets the default, as XLA's parser does.
+///
+/// ```
+/// use xla_layout_core::{ArrayShape, Layout, PrimitiveType, Tile};
+/// let a = ArrayShape::new(PrimitiveType::Bf16, [8, 1, 1280, 16384]).with_layout(
+///     Layout::new([3, 2, 0, 1]).with_tiles([Tile::new([8, 128]), Tile::new([2, 1])]),
+/// );
+/// assert_eq!(a.to_string(), "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}");
+/// assert!(a.validate().is_ok());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ArrayShape {
+    /// The element type.
+    pub element_type: PrimitiveType,
+    /// Dimensions, logical dimension 0 first.
+    pub dims: Vec<Dim>,
+    /// The layout.
+    pub layout: Layout,
+}
+
+impl ArrayShape {
+    /// A static array with the default (descending) layout.
+    ///
+    /// ```
+    /// use xla_layout_core::{ArrayShape, PrimitiveType};
+    /// assert_eq!(ArrayShape::new(PrimitiveType::F32, [2, 3]).to_string(), "f32[2,3]{1,0}");
+    /// assert_eq!(ArrayShape::new(PrimitiveType::F32, []).to_string(), "f32[]");
+    /// ```
+    pub fn new(element_type: PrimitiveType, dims: impl IntoIterator<Item = i64>) -> Self {
+        Self::with_dims(element_type, dims.into_iter().map(Dim::Static))
+    }
+
+    /// An array with explicit [`Dim`]s (bounded or unbounded) and the default layout.
+    ///
+    /// ```
+    /// use xla_layout_core::{ArrayShape, Dim, PrimitiveType};
+    /// let a = ArrayShape::with_dims(PrimitiveType::F32, [Dim::Unbounded, Dim::Static(784)]);
+    /// assert_eq!(a.to_string(), "f32[?,784]{1,0}");
+    /// ```
+    pub fn with_dims(element_type: PrimitiveType, dims: impl IntoIterator<Item = Dim>) -> Self {
+        let dims: Vec<Dim> = dims.into_iter().collect();
+        let layout = Layout::descending(dims.len());
+        ArrayShape {
+            element_type,
+            dims,
+            layout,
+        }
+    }
+
+    /// Replaces the layout.
+    ///
+    /// ```
+    /// use xla_layout_core::{ArrayShape, Layout, PrimitiveType};
+    /// let a = ArrayShape::new(PrimitiveType::F32, [2, 3]).with_layout(Layout::new([0, 1]));
+    /// assert_eq!(a.to_string(), "f32[2,3]{0,1}");
+    /// ```
+    pub fn with_layout(mut self, layout: Layout) -> Self {
+        self.layout = layout;
+        self
+    }
+
+    /// The number of dimensions.
+    ///
+    /// ```
+    /// assert_eq!(xla_layout_core::parse_array("f32[2,3,4]").unwrap().rank(), 3);
+    /// ```
+    pub fn rank(&self) -> usize {
+        self.dims.len()
+    }
+
+    /// Checks this array against every rule of XLA's verifier plus this crate's stricter ones,
+    /// returning all problems found.
+    ///
+    /// ```
+    /// use xla_layout_core::{ArrayShape, Layout, PrimitiveType};
+    /// let a = ArrayShape::new(PrimitiveType::F32, [2, 3]).with_layout(Layout::new([0, 0]));
+    /// let errs = a.validate().unwrap_err();
+    /// assert!(errs[0].message().contains("twice"));
+    /// ```
+    pub fn validate(&self) -> Result<(), Errors> {
+        crate::validate::validate_array(self)
+    }
+}
+
+/// Any XLA shape.
+///
+/// ```
+/// let s: xla_layout_core::Shape = "(f32[1572864],s8[5120,1024])".parse().unwrap();
+/// assert_eq!(s.to_string(), "(f32[1572864]{0}, s8[5120,1024]{1,0})");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// An array such as `f32[2,3]{1,0}`.
+    Array(ArrayShape),
+    /// A tuple `(a, b, ...)`; `()` is the empty tuple.
+    Tuple(Vec<Shape>),
+    /// A buffer `b(array)`.
+    Buffer(Box<ArrayShape>),
+    /// `token[]`.
+    Token,
+    /// `opaque[]`.
+    Opaque,
+}
+
+impl Shape {
+    /// The array, if this is one.
+    ///
+    /// ```
+    /// let s: xla_layout_core::Shape = "token[]".parse().unwrap();
+    /// assert!(s.as_array().is_none());
+    /// ```
+    pub fn as_array(&self) -> Option<&ArrayShape> {
+        match self {
+            Shape::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// Validates every array in the shape (see [`ArrayShape::validate`]).
+    ///
+    /// ```
+    /// use xla_layout_core::{ArrayShape, Layout, PrimitiveType, Shape};
+    /// let bad = ArrayShape::new(PrimitiveType::F32, [2]).with_layout(Layout::new([1]));
+    /// let s = Shape::Tuple(vec![Shape::Token, Shape::Array(bad)]);
+    /// assert!(s.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<(), Errors> {
+        crate::validate::validate_shape(self, None)
+    }
+}
+
+impl From<ArrayShape> for Shape {
+    fn from(a: ArrayShape) -> Self {
+        Shape::Array(a)
+    }
+}

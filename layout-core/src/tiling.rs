@@ -1,0 +1,499 @@
+//! The tiling model (spec §8.2, XLA's `LinearIndexForNestedTiling` extended to `*`, tile rank
+//! above array rank and the legacy padded dimensions): from logical index to element offset
+//! and back, through a plan computed once per layout.
+
+use alloc::format;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::{ArrayShape, Error, ErrorKind, Errors, Tile, TileDim};
+
+/// The widest the working index of a [`Plan`] may grow while tiles expand it. Plans are built
+/// for layouts up to this width, so that `offset` can run in a fixed stack buffer.
+///
+/// ```
+/// assert!(xla_layout_core::MAX_EXPANDED_RANK >= 32);
+/// ```
+pub const MAX_EXPANDED_RANK: usize = 64;
+
+/// One step of the expansion of the physical shape by the tiles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Prepend `by` zero indices (size-1 dims): a tile of higher rank than the shape.
+    Pad { by: usize },
+    /// `I[at+1] = I[at] * mult + I[at+1]`, then entry `at` is removed.
+    Combine { at: usize, mult: u64 },
+    /// Entries `start..` (of sizes `extents`) become `(i / t)` for each, then `(i % t)` for
+    /// each.
+    Tile {
+        start: usize,
+        sizes: Vec<u64>,
+        extents: Vec<u64>,
+    },
+}
+
+/// Expands physical sizes (major to minor) by `tiles`, returning the steps and the final
+/// sizes; `None` on arithmetic overflow. Tiles must be valid (non-empty, positive or `*`,
+/// no trailing `*`).
+pub(crate) fn expand(mut sizes: Vec<u64>, tiles: &[Tile]) -> Option<(Vec<Step>, Vec<u64>, usize)> {
+    let mut steps = Vec::new();
+    let mut widest = sizes.len();
+    for tile in tiles {
+        let k = tile.0.len();
+        if k > sizes.len() {
+            let by = k - sizes.len();
+            let mut padded = vec![1; by];
+            padded.extend_from_slice(&sizes);
+            sizes = padded;
+            steps.push(Step::Pad { by });
+        }
+        let base = sizes.len() - k;
+        let mut tile_sizes = Vec::with_capacity(k);
+        for td in &tile.0 {
+            match *td {
+                TileDim::Combine => {
+                    let at = base + tile_sizes.len();
+                    let mult = sizes[at + 1];
+                    sizes[at + 1] = sizes[at].checked_mul(mult)?;
+                    sizes.remove(at);
+                    steps.push(Step::Combine { at, mult });
+                }
+                TileDim::Size(t) => tile_sizes.push(u64::try_from(t).ok()?),
+            }
+        }
+        let start = sizes.len() - tile_sizes.len();
+        let extents = sizes[start..].to_vec();
+        for (j, &t) in tile_sizes.iter().enumerate() {
+            sizes[start + j] = sizes[start + j].div_ceil(t);
+        }
+        sizes.extend_from_slice(&tile_sizes);
+        widest = widest.max(sizes.len());
+        steps.push(Step::Tile {
+            start,
+            sizes: tile_sizes,
+            extents,
+        });
+    }
+    Some((steps, sizes, widest))
+}
+
+/// Static extents of the array as the layout sees them (bounds for `<=N`, legacy padded
+/// sizes where given), or `None` if a dimension is unbounded.
+fn layout_extents(a: &ArrayShape) -> Option<Vec<u64>> {
+    a.dims
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let e = u64::try_from(d.extent()?).ok()?;
+            let padded = a
+                .layout
+                .padded_dimensions
+                .get(i)
+                .and_then(|&p| u64::try_from(p).ok());
+            Some(padded.map_or(e, |p| p.max(e)))
+        })
+        .collect()
+}
+
+/// The byte size of a valid array, tiles, padding, `L`, `E` and `M` included; `None` when it
+/// exceeds `i64::MAX`. Unbounded arrays have no size and give `Some(0)`.
+pub(crate) fn checked_byte_size(a: &ArrayShape) -> Option<u64> {
+    let Some(extents) = layout_extents(a) else {
+        return Some(0);
+    };
+    let physical: Vec<u64> = physical_order(a).iter().map(|&d| extents[d]).collect();
+    let (_, sizes, _) = expand(physical, &a.layout.tiles)?;
+    let elements = sizes.iter().try_fold(1u64, |acc, &s| acc.checked_mul(s))?;
+    let elements = round_up(elements, a.layout.tail_padding_alignment_in_elements)?;
+    let bits = u128::from(element_bits(a));
+    let bytes = (u128::from(elements) * bits).div_ceil(8)
+        + u128::from(
+            a.layout
+                .dynamic_shape_metadata_prefix_bytes
+                .max(0)
+                .unsigned_abs(),
+        );
+    u64::try_from(bytes)
+        .ok()
+        .filter(|&b| i64::try_from(b).is_ok())
+}
+
+fn round_up(n: u64, multiple: i64) -> Option<u64> {
+    let m = u64::try_from(multiple).ok().filter(|&m| m > 0)?;
+    n.div_ceil(m).checked_mul(m)
+}
+
+/// Storage bits per element: `E(n)` when `n > 0`, else 8 × the byte width.
+pub(crate) fn element_bits(a: &ArrayShape) -> u64 {
+    match u64::try_from(a.layout.element_size_in_bits) {
+        Ok(e) if e > 0 => e,
+        _ => u64::from(a.element_type.storage_bits()),
+    }
+}
+
+/// Logical dimension at each physical position, major to minor. The layout must be valid.
+fn physical_order(a: &ArrayShape) -> Vec<usize> {
+    a.layout
+        .minor_to_major
+        .iter()
+        .rev()
+        .map(|&d| usize::try_from(d).unwrap_or(0))
+        .collect()
+}
+
+/// A layout compiled for indexing: logical index ↔ element offset, and sizes.
+///
+/// Built once per layout from a valid, static array shape; [`Plan::offset`] then runs the
+/// precomputed steps in a fixed stack buffer, with no allocation.
+///
+/// ```
+/// use xla_layout_core::{parse_array, Plan};
+/// let plan = Plan::new(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+/// assert_eq!(plan.offset(&[2, 3]), 17); // docs/tiled_layout.md's worked example
+/// assert_eq!(plan.physical_elements(), 24);
+/// assert_eq!(plan.index_of(17), Some(vec![2, 3]));
+/// assert_eq!(plan.index_of(23), None); // a padding slot
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    dims: Vec<usize>,
+    physical: Vec<usize>,
+    steps: Vec<Step>,
+    expanded: Vec<usize>,
+    strides: Vec<usize>,
+    tiled_elements: usize,
+    physical_elements: usize,
+    element_bits: usize,
+    prefix_bytes: usize,
+}
+
+fn unsupported(message: alloc::string::String) -> Errors {
+    Errors::new(vec![Error::new(ErrorKind::Unsupported, None, message)])
+}
+
+fn to_usize(v: u64, what: &str) -> Result<usize, Errors> {
+    usize::try_from(v)
+        .map_err(|_| unsupported(format!("{what} {v} does not fit in usize on this target")))
+}
+
+impl Plan {
+    /// Compiles the layout of a valid array with static or bounded dimensions.
+    ///
+    /// Errors: the validator's, an unbounded `?` dimension (no static extent), or a layout
+    /// whose tiles expand the index past [`MAX_EXPANDED_RANK`] entries.
+    ///
+    /// ```
+    /// use xla_layout_core::{parse_array, Plan};
+    /// assert!(Plan::new(&parse_array("f32[?,784]").unwrap()).is_err());
+    /// ```
+    pub fn new(a: &ArrayShape) -> Result<Plan, Errors> {
+        a.validate()?;
+        let Some(extents) = layout_extents(a) else {
+            return Err(unsupported(format!(
+                "`{a}` has an unbounded `?` dimension, so its elements have no fixed offsets; \
+                 give it a bound (`<=N`) or a static size"
+            )));
+        };
+        let order = physical_order(a);
+        let physical_sizes: Vec<u64> = order.iter().map(|&d| extents[d]).collect();
+        let overflow = || unsupported(format!("the size of `{a}` overflows"));
+        let (steps, expanded, widest) =
+            expand(physical_sizes, &a.layout.tiles).ok_or_else(overflow)?;
+        if widest > MAX_EXPANDED_RANK {
+            return Err(unsupported(format!(
+                "the tiles of `{a}` expand it to {widest} dimensions; plans support up to {MAX_EXPANDED_RANK}"
+            )));
+        }
+        let mut strides = vec![0u64; expanded.len()];
+        let mut acc = 1u64;
+        for (s, &p) in strides.iter_mut().zip(&expanded).rev() {
+            *s = acc;
+            acc = acc.checked_mul(p).ok_or_else(overflow)?;
+        }
+        let tiled = acc;
+        let physical_elements =
+            round_up(tiled, a.layout.tail_padding_alignment_in_elements).ok_or_else(overflow)?;
+        checked_byte_size(a).ok_or_else(overflow)?;
+        let dims = a
+            .dims
+            .iter()
+            .map(|d| {
+                to_usize(
+                    u64::try_from(d.extent().unwrap_or(0)).unwrap_or(0),
+                    "dimension",
+                )
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Plan {
+            dims,
+            physical: order,
+            steps,
+            expanded: expanded
+                .iter()
+                .map(|&e| to_usize(e, "tiled dimension"))
+                .collect::<Result<_, _>>()?,
+            strides: strides
+                .iter()
+                .map(|&s| to_usize(s, "stride"))
+                .collect::<Result<_, _>>()?,
+            tiled_elements: to_usize(tiled, "element count")?,
+            physical_elements: to_usize(physical_elements, "element count")?,
+            element_bits: to_usize(element_bits(a), "element size")?,
+            prefix_bytes: to_usize(
+                a.layout
+                    .dynamic_shape_metadata_prefix_bytes
+                    .max(0)
+                    .unsigned_abs(),
+                "metadata prefix",
+            )?,
+        })
+    }
+
+    /// The logical dimension sizes (bounds for `<=N`).
+    ///
+    /// ```
+    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[<=4,3]").unwrap()).unwrap();
+    /// assert_eq!(p.dims(), &[4, 3]);
+    /// ```
+    pub fn dims(&self) -> &[usize] {
+        &self.dims
+    }
+
+    /// The shape after every tile, major to minor: the array as a row-major block of memory.
+    ///
+    /// ```
+    /// let a = xla_layout_core::parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
+    /// let p = xla_layout_core::Plan::new(&a).unwrap();
+    /// assert_eq!(p.expanded_dims(), &[1, 8, 160, 128, 4, 128, 2, 1]);
+    /// ```
+    pub fn expanded_dims(&self) -> &[usize] {
+        &self.expanded
+    }
+
+    /// Row-major strides of [`expanded_dims`](Self::expanded_dims), in elements.
+    ///
+    /// ```
+    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+    /// assert_eq!(p.expanded_strides(), &[12, 4, 2, 1]);
+    /// ```
+    pub fn expanded_strides(&self) -> &[usize] {
+        &self.strides
+    }
+
+    /// Logical dimension at each physical position, major to minor.
+    ///
+    /// ```
+    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[8,100,100,3]{3,0,2,1}").unwrap()).unwrap();
+    /// assert_eq!(p.physical_order(), &[1, 2, 0, 3]);
+    /// ```
+    pub fn physical_order(&self) -> &[usize] {
+        &self.physical
+    }
+
+    /// Number of logical elements (product of the dims).
+    ///
+    /// ```
+    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+    /// assert_eq!(p.elements(), 15);
+    /// ```
+    pub fn elements(&self) -> usize {
+        self.dims.iter().product()
+    }
+
+    /// Number of element slots of the fully tiled shape, before `L` rounding.
+    ///
+    /// ```
+    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[200001,128]{1,0:T(8)L(1024)}").unwrap()).unwrap();
+    /// assert_eq!(p.tiled_elements(), 25600128);
+    /// ```
+    pub fn tiled_elements(&self) -> usize {
+        self.tiled_elements
+    }
+
+    /// Number of element slots in memory: the fully tiled shape rounded up to `L(n)`.
+    ///
+    /// ```
+    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[200001,128]{1,0:T(8)L(1024)}").unwrap()).unwrap();
+    /// assert_eq!(p.physical_elements(), 25601024);
+    /// ```
+    pub fn physical_elements(&self) -> usize {
+        self.physical_elements
+    }
+
+    /// Storage bits per element (`E(n)` if set, else 8 × the type's byte width).
+    ///
+    /// ```
+    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("s4[8]{0:E(4)}").unwrap()).unwrap();
+    /// assert_eq!(p.element_bits(), 4);
+    /// ```
+    pub fn element_bits(&self) -> usize {
+        self.element_bits
+    }
+
+    /// Bytes of dynamic-shape metadata before the data (`M(n)`).
+    ///
+    /// ```
+    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("s32[<=4096]{0:T(8)M(1024)}").unwrap()).unwrap();
+    /// assert_eq!(p.prefix_bytes(), 1024);
+    /// ```
+    pub fn prefix_bytes(&self) -> usize {
+        self.prefix_bytes
+    }
+
+    /// Bytes in memory: `ceil(physical_elements × bits / 8) + M`.
+    ///
+    /// ```
+    /// let a = xla_layout_core::parse_array("s4[9216,6144]{1,0:T(64,128)(8,1)E(4)}").unwrap();
+    /// assert_eq!(xla_layout_core::Plan::new(&a).unwrap().size_bytes(), 28311552);
+    /// ```
+    pub fn size_bytes(&self) -> usize {
+        // Checked against i64::MAX in `new`.
+        (self.physical_elements * self.element_bits).div_ceil(8) + self.prefix_bytes
+    }
+
+    /// True when `index` has one in-bounds entry per dimension.
+    ///
+    /// ```
+    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[2,3]").unwrap()).unwrap();
+    /// assert!(p.in_bounds(&[1, 2]));
+    /// assert!(!p.in_bounds(&[2, 0]));
+    /// assert!(!p.in_bounds(&[0]));
+    /// ```
+    pub fn in_bounds(&self, index: &[usize]) -> bool {
+        index.len() == self.dims.len() && index.iter().zip(&self.dims).all(|(i, d)| i < d)
+    }
+
+    /// The element offset of a logical index (index into the array of element slots).
+    /// The index must be in bounds (checked with `debug_assert!`; out-of-bounds indices give
+    /// an unspecified offset in release builds, never undefined behaviour).
+    ///
+    /// ```
+    /// let a = xla_layout_core::parse_array("f32[4,8]{1,0:T(2,4)(2,1)}").unwrap();
+    /// let p = xla_layout_core::Plan::new(&a).unwrap();
+    /// assert_eq!(p.offset(&[2, 1]), 18); // docs/tiled_layout.md Figure 2
+    /// ```
+    pub fn offset(&self, index: &[usize]) -> usize {
+        debug_assert!(
+            self.in_bounds(index),
+            "index {index:?} out of bounds for dims {:?}",
+            self.dims
+        );
+        let mut work = [0usize; MAX_EXPANDED_RANK];
+        let mut width = self.physical.len();
+        for (w, &d) in work.iter_mut().zip(&self.physical) {
+            *w = index.get(d).copied().unwrap_or(0);
+        }
+        for step in &self.steps {
+            match step {
+                Step::Pad { by } => {
+                    work.copy_within(0..width, *by);
+                    work[..*by].fill(0);
+                    width += by;
+                }
+                Step::Combine { at, mult } => {
+                    let at = *at;
+                    work[at + 1] += work[at] * (*mult as usize);
+                    work.copy_within(at + 1..width, at);
+                    width -= 1;
+                }
+                Step::Tile { start, sizes, .. } => {
+                    let k = sizes.len();
+                    for (j, &t) in sizes.iter().enumerate() {
+                        let i = work[start + j];
+                        let t = t as usize;
+                        work[start + j] = i / t;
+                        work[width + j] = i % t;
+                    }
+                    width += k;
+                }
+            }
+        }
+        work[..width]
+            .iter()
+            .zip(&self.strides)
+            .map(|(i, s)| i * s)
+            .sum()
+    }
+
+    /// [`offset`](Self::offset) if the index is in bounds, else `None`.
+    ///
+    /// ```
+    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+    /// assert_eq!(p.checked_offset(&[2, 3]), Some(17));
+    /// assert_eq!(p.checked_offset(&[3, 0]), None);
+    /// ```
+    pub fn checked_offset(&self, index: &[usize]) -> Option<usize> {
+        self.in_bounds(index).then(|| self.offset(index))
+    }
+
+    /// The bit offset of an element from the start of the buffer: `8·M + offset·bits`.
+    /// Sub-byte elements are packed least-significant bits first, so the element lives in
+    /// byte `bit / 8` at bits `bit % 8 ..`.
+    ///
+    /// ```
+    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("s4[2,3]{1,0:E(4)M(2)}").unwrap()).unwrap();
+    /// assert_eq!(p.bit_offset(&[1, 0]), 16 + 3 * 4);
+    /// ```
+    pub fn bit_offset(&self, index: &[usize]) -> usize {
+        8 * self.prefix_bytes + self.offset(index) * self.element_bits
+    }
+
+    /// The logical index stored at an element offset, or `None` for a padding slot or an
+    /// offset past the end (XLA's `DelinearizeIndexForNestedTiling`, extended).
+    ///
+    /// ```
+    /// let a = xla_layout_core::parse_array("bf16[2048]{0:T(1024)(128)(2,1)}").unwrap();
+    /// let p = xla_layout_core::Plan::new(&a).unwrap();
+    /// assert_eq!(p.index_of(1), Some(vec![128]));
+    /// assert_eq!(p.index_of(2), Some(vec![1]));
+    /// ```
+    pub fn index_of(&self, offset: usize) -> Option<Vec<usize>> {
+        if offset >= self.tiled_elements {
+            return None;
+        }
+        let mut work: Vec<usize> = self
+            .expanded
+            .iter()
+            .zip(&self.strides)
+            .map(|(&p, &s)| (offset / s) % p)
+            .collect();
+        for step in self.steps.iter().rev() {
+            match step {
+                Step::Tile {
+                    start,
+                    sizes,
+                    extents,
+                } => {
+                    let inner = work.split_off(work.len() - sizes.len());
+                    for (j, (&t, r)) in sizes.iter().zip(inner).enumerate() {
+                        let v = work[start + j] * t as usize + r;
+                        if v as u64 >= extents[j] {
+                            return None;
+                        }
+                        work[start + j] = v;
+                    }
+                }
+                Step::Combine { at, mult } => {
+                    let c = work[*at];
+                    let m = *mult as usize;
+                    work[*at] = c % m;
+                    work.insert(*at, c / m);
+                }
+                Step::Pad { by } => {
+                    if work[..*by].iter().any(|&i| i != 0) {
+                        return None;
+                    }
+                    work.drain(..by);
+                }
+            }
+        }
+        let mut index = vec![0; self.dims.len()];
+        for (&i, &d) in work.iter().zip(&self.physical) {
+            if i >= self.dims[d] {
+                return None;
+            }
+            index[d] = i;
+        }
+        Some(index)
+    }
+}
