@@ -30,6 +30,7 @@ mod print;
 mod render;
 mod shape;
 mod tiling;
+mod traverse;
 mod validate;
 
 pub use error::{Error, ErrorKind, Errors};
@@ -39,3 +40,4 @@ pub use primitive::{PrimitiveType, UnknownPrimitiveType};
 pub use render::render;
 pub use shape::{ArrayShape, Dim, Shape};
 pub use tiling::{MAX_EXPANDED_RANK, Plan};
+pub use traverse::{LogicalOffsets, MemoryOrder};

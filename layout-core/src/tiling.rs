@@ -156,12 +156,12 @@ fn physical_order(a: &ArrayShape) -> Vec<usize> {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
-    dims: Vec<usize>,
-    physical: Vec<usize>,
-    steps: Vec<Step>,
-    expanded: Vec<usize>,
-    strides: Vec<usize>,
-    tiled_elements: usize,
+    pub(crate) dims: Vec<usize>,
+    pub(crate) physical: Vec<usize>,
+    pub(crate) steps: Vec<Step>,
+    pub(crate) expanded: Vec<usize>,
+    pub(crate) strides: Vec<usize>,
+    pub(crate) tiled_elements: usize,
     physical_elements: usize,
     element_bits: usize,
     prefix_bytes: usize,

@@ -1,0 +1,3 @@
+//! Test-only helpers shared by the integration tests.
+
+pub(crate) mod reference;
