@@ -71,6 +71,9 @@ proptest! {
         let n = p.elements();
         let direct: Vec<usize> = (0..n).map(|l| p.offset(&unravel(l, p.dims()))).collect();
         prop_assert_eq!(&direct, &expected);
+        let closed_form = p.offset_expr();
+        let via_expr: Vec<usize> = (0..n).map(|l| closed_form.eval(&unravel(l, p.dims()))).collect();
+        prop_assert_eq!(&via_expr, &expected);
         prop_assert_eq!(p.logical_offsets().collect::<Vec<_>>(), expected);
         let in_memory: Vec<(usize, usize)> = image
             .iter()

@@ -22,6 +22,7 @@
 extern crate alloc;
 
 mod error;
+mod expr;
 mod layout;
 mod lex;
 mod parse;
@@ -34,6 +35,7 @@ mod traverse;
 mod validate;
 
 pub use error::{Error, ErrorKind, Errors};
+pub use expr::Expr;
 pub use layout::{Layout, PaddingValue, SplitConfig, Tile, TileDim};
 pub use parse::{MAX_NESTING, parse, parse_array};
 pub use primitive::{PrimitiveType, UnknownPrimitiveType};

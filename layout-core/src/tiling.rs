@@ -158,6 +158,7 @@ fn physical_order(a: &ArrayShape) -> Vec<usize> {
 pub struct Plan {
     pub(crate) dims: Vec<usize>,
     pub(crate) physical: Vec<usize>,
+    physical_extents: Vec<usize>,
     pub(crate) steps: Vec<Step>,
     pub(crate) expanded: Vec<usize>,
     pub(crate) strides: Vec<usize>,
@@ -224,9 +225,14 @@ impl Plan {
                 )
             })
             .collect::<Result<_, _>>()?;
+        let physical_extents = order
+            .iter()
+            .map(|&d| to_usize(extents[d], "dimension"))
+            .collect::<Result<_, _>>()?;
         Ok(Plan {
             dims,
             physical: order,
+            physical_extents,
             steps,
             expanded: expanded
                 .iter()
@@ -268,6 +274,43 @@ impl Plan {
     /// ```
     pub fn expanded_dims(&self) -> &[usize] {
         &self.expanded
+    }
+
+    /// The physical shape (major to minor) before tiling and after each tile: the steps
+    /// of docs/tiled_layout.md's pad -> reshape -> transpose, as shapes.
+    ///
+    /// ```
+    /// let a = xla_layout_core::parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
+    /// let p = xla_layout_core::Plan::new(&a).unwrap();
+    /// assert_eq!(
+    ///     p.tiling_stages(),
+    ///     [vec![1, 8, 1280, 16384], vec![1, 8, 160, 128, 8, 128], vec![1, 8, 160, 128, 4, 128, 2, 1]]
+    /// );
+    /// ```
+    pub fn tiling_stages(&self) -> Vec<Vec<usize>> {
+        let mut sizes = self.physical_extents.clone();
+        let mut stages = vec![sizes.clone()];
+        for step in &self.steps {
+            match step {
+                Step::Pad { by } => {
+                    sizes.splice(0..0, core::iter::repeat_n(1, *by));
+                }
+                Step::Combine { at, .. } => {
+                    sizes[at + 1] *= sizes[*at];
+                    sizes.remove(*at);
+                }
+                Step::Tile {
+                    start, sizes: t, ..
+                } => {
+                    for (j, &t) in t.iter().enumerate() {
+                        sizes[start + j] = sizes[start + j].div_ceil(t as usize);
+                    }
+                    sizes.extend(t.iter().map(|&t| t as usize));
+                    stages.push(sizes.clone());
+                }
+            }
+        }
+        stages
     }
 
     /// Row-major strides of [`expanded_dims`](Self::expanded_dims), in elements.

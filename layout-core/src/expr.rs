@@ -1,0 +1,191 @@
+//! The closed form of a layout's offset function: the plan's steps run on symbols instead of
+//! numbers, simplified with the known bounds of every value. It is what `explain` prints and
+//! what the `layout!` macro compiles to straight-line code.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::Plan;
+use crate::tiling::Step;
+
+/// An integer expression over the logical index `i0, i1, ...`, with unsigned arithmetic.
+///
+/// ```
+/// use xla_layout_core::{parse_array, Expr, Plan};
+/// let p = Plan::new(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+/// let e = p.offset_expr();
+/// assert_eq!(e.to_string(), "(i0>>1)*12 + (i1>>1)*4 + (i0&1)*2 + (i1&1)");
+/// assert_eq!(e.eval(&[2, 3]), 17);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Expr {
+    /// The constant 0.
+    Zero,
+    /// Logical index entry `i_d`.
+    Index(usize),
+    /// `a * m + b` (two dimensions merged by `*`).
+    MulAdd(Box<Expr>, usize, Box<Expr>),
+    /// `x / t`.
+    Div(Box<Expr>, usize),
+    /// `x % t`.
+    Rem(Box<Expr>, usize),
+    /// `Σ term * stride`: the offset.
+    Sum(Vec<(Expr, usize)>),
+}
+
+/// An expression with an exclusive upper bound on its value.
+#[derive(Clone, Debug)]
+struct Bounded {
+    expr: Expr,
+    bound: usize,
+}
+
+impl Bounded {
+    fn new(expr: Expr, bound: usize) -> Bounded {
+        // A value below 1 is always 0.
+        if bound <= 1 {
+            return Bounded {
+                expr: Expr::Zero,
+                bound: 1,
+            };
+        }
+        Bounded { expr, bound }
+    }
+
+    fn div(&self, t: usize) -> Bounded {
+        let bound = self.bound.div_ceil(t);
+        let expr = match &self.expr {
+            _ if t == 1 => self.expr.clone(),
+            Expr::Div(x, a) => Expr::Div(x.clone(), a * t),
+            e => Expr::Div(Box::new(e.clone()), t),
+        };
+        Bounded::new(expr, bound)
+    }
+
+    fn rem(&self, t: usize) -> Bounded {
+        if self.bound <= t {
+            return self.clone();
+        }
+        let expr = match &self.expr {
+            Expr::Rem(x, a) if a % t == 0 => Expr::Rem(x.clone(), t),
+            e => Expr::Rem(Box::new(e.clone()), t),
+        };
+        Bounded::new(expr, t)
+    }
+
+    fn mul_add(&self, m: usize, b: &Bounded) -> Bounded {
+        let bound = self.bound * m;
+        let expr = match (&self.expr, &b.expr) {
+            (Expr::Zero, _) => b.expr.clone(),
+            (a, bx) => Expr::MulAdd(Box::new(a.clone()), m, Box::new(bx.clone())),
+        };
+        Bounded::new(expr, bound)
+    }
+}
+
+impl Expr {
+    /// Evaluates the expression at a logical index.
+    ///
+    /// ```
+    /// use xla_layout_core::Expr;
+    /// let e = Expr::Rem(Box::new(Expr::Index(1)), 4);
+    /// assert_eq!(e.eval(&[0, 11]), 3);
+    /// ```
+    pub fn eval(&self, index: &[usize]) -> usize {
+        match self {
+            Expr::Zero => 0,
+            Expr::Index(d) => index[*d],
+            Expr::MulAdd(a, m, b) => a.eval(index) * m + b.eval(index),
+            Expr::Div(x, t) => x.eval(index) / t,
+            Expr::Rem(x, t) => x.eval(index) % t,
+            Expr::Sum(terms) => terms.iter().map(|(e, s)| e.eval(index) * s).sum(),
+        }
+    }
+}
+
+impl Plan {
+    /// The offset function in closed form: the plan's steps applied to the symbols
+    /// `i0, i1, ...`, simplified using each value's bounds (a division or remainder that
+    /// cannot change its operand is dropped, a value that is always 0 vanishes).
+    ///
+    /// ```
+    /// let a = xla_layout_core::parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
+    /// let e = xla_layout_core::Plan::new(&a).unwrap().offset_expr();
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "i0*20971520 + (i2>>3)*131072 + (i3>>7)*1024 + ((i2&7)>>1)*256 + (i3&127)*2 + (i2&1)"
+    /// );
+    /// ```
+    pub fn offset_expr(&self) -> Expr {
+        let mut work: Vec<Bounded> = self
+            .physical
+            .iter()
+            .map(|&d| Bounded::new(Expr::Index(d), self.dims[d]))
+            .collect();
+        for step in &self.steps {
+            match step {
+                Step::Pad { by } => {
+                    let zeros = core::iter::repeat_n(Bounded::new(Expr::Zero, 1), *by);
+                    work.splice(0..0, zeros);
+                }
+                Step::Combine { at, mult } => {
+                    let merged = work[*at].mul_add(*mult as usize, &work[*at + 1]);
+                    work[*at + 1] = merged;
+                    work.remove(*at);
+                }
+                Step::Tile { start, sizes, .. } => {
+                    let mut inner = Vec::with_capacity(sizes.len());
+                    for (j, &t) in sizes.iter().enumerate() {
+                        let x = work[start + j].clone();
+                        work[start + j] = x.div(t as usize);
+                        inner.push(x.rem(t as usize));
+                    }
+                    work.extend(inner);
+                }
+            }
+        }
+        Expr::Sum(
+            work.into_iter()
+                .zip(&self.strides)
+                .filter(|(b, _)| b.expr != Expr::Zero)
+                .map(|(b, &s)| (b.expr, s))
+                .collect(),
+        )
+    }
+}
+
+fn shift(t: usize) -> Option<u32> {
+    t.is_power_of_two().then(|| t.trailing_zeros())
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expr::Zero => f.write_str("0"),
+            Expr::Index(d) => write!(f, "i{d}"),
+            Expr::MulAdd(a, m, b) => write!(f, "({a}*{m} + {b})"),
+            Expr::Div(x, t) => match shift(*t) {
+                Some(k) => write!(f, "({x}>>{k})"),
+                None => write!(f, "({x}/{t})"),
+            },
+            Expr::Rem(x, t) => match shift(*t) {
+                Some(_) => write!(f, "({x}&{})", t - 1),
+                None => write!(f, "({x}%{t})"),
+            },
+            Expr::Sum(terms) if terms.is_empty() => f.write_str("0"),
+            Expr::Sum(terms) => {
+                let mut sep = "";
+                for (e, s) in terms {
+                    f.write_str(sep)?;
+                    sep = " + ";
+                    match s {
+                        1 => write!(f, "{e}")?,
+                        s => write!(f, "{e}*{s}")?,
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
