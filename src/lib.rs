@@ -11,3 +11,8 @@
 #![forbid(unsafe_code)]
 
 pub use xla_layout_core::*;
+
+/// The README's examples, compiled and run as doc tests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

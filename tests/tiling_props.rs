@@ -40,10 +40,10 @@ fn arb_tile(max_rank: usize) -> impl Strategy<Value = Tile> {
         1..=max_rank,
     )
     .prop_map(|mut dims| {
-        if let Some(last) = dims.last_mut() {
-            if *last == TileDim::Combine {
-                *last = TileDim::Size(2);
-            }
+        if let Some(last) = dims.last_mut()
+            && *last == TileDim::Combine
+        {
+            *last = TileDim::Size(2);
         }
         Tile(dims)
     })

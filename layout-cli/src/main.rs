@@ -4,6 +4,7 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 mod check;
+mod explain;
 
 const USAGE: &str = "\
 usage: xla-layout <command> [options]
@@ -11,6 +12,10 @@ usage: xla-layout <command> [options]
 commands:
   check [--json] [SHAPE...]   validate shapes and print their canonical text; with no SHAPE,
                               read one shape per line from stdin (blank lines skipped)
+  explain [--json] [SHAPE]    show where every element of an array lives: dims, tiling
+                              steps, closed-form offset, sizes and padding, and for small
+                              arrays a grid of offsets and the memory order; with no SHAPE,
+                              explains bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}
   help                        print this help
 
 exit status: 0 when every input is valid, 1 when any is invalid, 2 on a usage error";
@@ -39,6 +44,20 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             let inputs = inputs(shapes).map_err(|e| Usage(format!("cannot read stdin: {e}")))?;
             Ok(check::run(
                 &inputs,
+                json,
+                &mut io::stdout().lock(),
+                &mut io::stderr().lock(),
+            ))
+        }
+        "explain" => {
+            let (json, shapes) = split_flags(rest)?;
+            let shape = match shapes.as_slice() {
+                [] => explain::DEFAULT_SHAPE,
+                [one] => one.as_str(),
+                _ => return Err(Usage("explain takes at most one SHAPE".into())),
+            };
+            Ok(explain::run(
+                shape,
                 json,
                 &mut io::stdout().lock(),
                 &mut io::stderr().lock(),
