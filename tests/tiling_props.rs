@@ -81,7 +81,12 @@ proptest! {
             .filter_map(|(slot, l)| l.map(|l| (slot, l)))
             .collect();
         prop_assert_eq!(p.memory_order().collect::<Vec<_>>(), in_memory);
+        let inverse = p.index_exprs();
         for (slot, label) in image.iter().enumerate() {
+            if let Some(l) = label {
+                let idx: Vec<usize> = inverse.iter().map(|e| e.eval(&[slot])).collect();
+                prop_assert_eq!(idx, unravel(*l, p.dims()), "index_exprs at {}", slot);
+            }
             let got = p.index_of(slot).map(|idx| {
                 idx.iter().zip(p.dims()).fold(0, |acc, (&i, &d)| acc * d + i)
             });

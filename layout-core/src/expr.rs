@@ -155,6 +155,57 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// The inverse in closed form: for each logical dimension, the expression of its index in
+    /// terms of the element offset, written `i0`. It is exact for offsets that hold an
+    /// element; for a padding slot it yields some index whose offset differs, which is how
+    /// [`Plan::index_of`]-style callers detect padding (`offset(index) != offset`).
+    ///
+    /// ```
+    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+    /// let inverse = p.index_exprs();
+    /// assert_eq!(inverse[0].to_string(), "((i0/12)*2 + ((i0>>1)&1))");
+    /// let index: Vec<usize> = inverse.iter().map(|e| e.eval(&[17])).collect();
+    /// assert_eq!(index, [2, 3]);
+    /// ```
+    pub fn index_exprs(&self) -> Vec<Expr> {
+        if self.elements() == 0 {
+            return alloc::vec![Expr::Zero; self.dims.len()];
+        }
+        let offset = Bounded::new(Expr::Index(0), self.tiled_elements);
+        let mut work: Vec<Bounded> = self
+            .strides
+            .iter()
+            .zip(&self.expanded)
+            .map(|(&s, &p)| offset.div(s).rem(p))
+            .collect();
+        for step in self.steps.iter().rev() {
+            match step {
+                Step::Tile { start, sizes, .. } => {
+                    let inner = work.split_off(work.len() - sizes.len());
+                    for (j, (&t, r)) in sizes.iter().zip(&inner).enumerate() {
+                        work[start + j] = work[start + j].mul_add(t as usize, r);
+                    }
+                }
+                Step::Combine { at, mult } => {
+                    let c = work[*at].clone();
+                    let m = *mult as usize;
+                    work[*at] = c.rem(m);
+                    work.insert(*at, c.div(m));
+                }
+                Step::Pad { by } => {
+                    work.drain(..by);
+                }
+            }
+        }
+        let mut out = alloc::vec![Expr::Zero; self.dims.len()];
+        for (b, &d) in work.into_iter().zip(&self.physical) {
+            out[d] = b.expr;
+        }
+        out
+    }
+}
+
 fn shift(t: usize) -> Option<u32> {
     t.is_power_of_two().then(|| t.trailing_zeros())
 }
