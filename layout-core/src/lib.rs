@@ -23,13 +23,16 @@ extern crate alloc;
 
 mod error;
 mod expr;
+pub mod index_util;
 mod layout;
+pub mod layout_util;
 mod lex;
 mod parse;
 mod primitive;
 mod print;
 mod render;
 mod shape;
+pub mod shape_util;
 mod tiling;
 mod traverse;
 mod validate;
