@@ -89,7 +89,7 @@ pub enum ErrorKind {
 /// ```
 /// let errs = xla_layout_core::parse("f32[2,3]{1,0:S(1)T(2,128)}").unwrap_err();
 /// let e = &errs[0];
-/// assert_eq!(e.span(), Some(18..19));
+/// assert_eq!(e.span(), Some(17..18));
 /// assert!(e.message().contains("must come before"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,6 +10,9 @@ use crate::{Error, ErrorKind};
 pub(crate) enum Tok<'a> {
     Ident(&'a str),
     Int(Option<i64>),
+    /// Digits run together with letters, `_` or `.` (`4.0`, `1e5`, `0x10`, `2x3`): a number
+    /// XLA does not read as an integer. Never valid; the parser reports it where it stands.
+    BadNumber(&'a str),
     LBracket,
     RBracket,
     LBrace,
@@ -35,6 +38,7 @@ impl Tok<'_> {
             Tok::Ident(s) => format!("`{s}`"),
             Tok::Int(Some(v)) => format!("integer `{v}`"),
             Tok::Int(None) => "an integer".into(),
+            Tok::BadNumber(s) => format!("`{s}`, which is not a whole decimal integer"),
             Tok::LBracket => "`[`".into(),
             Tok::RBracket => "`]`".into(),
             Tok::LBrace => "`{`".into(),
@@ -168,6 +172,17 @@ impl<'a> Lexer<'a> {
             .unwrap_or(b.len() - digits_start);
         if ndigits > 0 {
             self.pos = digits_start + ndigits;
+            let rest = b[self.pos..]
+                .iter()
+                .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.')))
+                .unwrap_or(b.len() - self.pos);
+            if rest > 0 {
+                self.pos += rest;
+                return Ok(Token {
+                    tok: Tok::BadNumber(&self.src[start..self.pos]),
+                    span: start..self.pos,
+                });
+            }
             let text = &self.src[start..self.pos];
             let value = text.parse::<i64>().ok();
             if value.is_none() {

@@ -102,8 +102,11 @@ pub(crate) struct ArraySpans {
     pub(crate) layout: Option<Range<usize>>,
     pub(crate) minor_to_major: Vec<Range<usize>>,
     pub(crate) tiles: Vec<(Range<usize>, Vec<Range<usize>>)>,
+    /// The integer of `L(n)`.
     pub(crate) tail_padding: Option<Range<usize>>,
+    /// The integer of `E(n)`.
     pub(crate) element_size: Option<Range<usize>>,
+    /// The integer of `S(n)`.
     pub(crate) memory_space: Option<Range<usize>>,
     pub(crate) splits: Vec<SplitSpans>,
 }
@@ -190,13 +193,12 @@ impl<'a> Parser<'a> {
 
     fn parse_top(&mut self) -> Result<Shape, Error> {
         let shape = self.parse_shape(0)?;
+        if self.peek()?.tok == Tok::LBrace {
+            return Err(self.not_a_layout(ErrorKind::TrailingInput)?);
+        }
         let t = self.next()?;
         if t.tok != Tok::Eof {
             let msg = match t.tok {
-                Tok::LBrace => "unexpected `{` after the shape: a layout follows `]` directly and \
-                                starts with minor_to_major numbers or `:` (`{}` is never a layout; \
-                                a scalar is written `f32[]`)"
-                    .into(),
                 Tok::Ident("dense" | "sparse") => {
                     "`dense`/`sparse` before a layout is 2017 syntax; write the layout directly, \
                      such as `f32[2,3]{1,0}`"
@@ -212,6 +214,38 @@ impl<'a> Parser<'a> {
         Ok(shape)
     }
 
+    /// The error for a `{` (the next token) that does not start a layout, because XLA's
+    /// lookahead wants an integer or `:` after it; `kind` says whether the `{` ends the input's
+    /// shape (trailing text) or stands where the grammar wants something else.
+    fn not_a_layout(&mut self, kind: ErrorKind) -> Result<Error, Error> {
+        let open = self.next()?.span;
+        let next = self.peek()?.clone();
+        Ok(if next.tok == Tok::RBrace {
+            Error::new(
+                kind,
+                Some(open.start..next.span.end),
+                "`{}` is not a layout: XLA never writes an empty layout after a shape; drop it \
+                 (a scalar is `f32[]`) or write minor_to_major such as `{1,0}`",
+            )
+        } else if starts_layout(next.tok) {
+            Error::new(
+                kind,
+                Some(open),
+                "a second layout: an array has one layout `{...}`, written right after its `]`",
+            )
+        } else {
+            Error::new(
+                kind,
+                Some(open),
+                format!(
+                    "`{{` followed by {} is not a layout: a layout starts with minor_to_major \
+                     numbers or `:`, such as `{{1,0:T(8,128)}}` or `{{:S(1)}}` for a scalar",
+                    next.tok.describe()
+                ),
+            )
+        })
+    }
+
     fn parse_shape(&mut self, depth: usize) -> Result<Shape, Error> {
         let t = self.peek()?.clone();
         match t.tok {
@@ -225,6 +259,9 @@ impl<'a> Parser<'a> {
                 self.next()?;
                 let inner_start = self.peek()?.span.start;
                 let inner = self.parse_shape(depth + 1)?;
+                if self.peek()?.tok == Tok::LBrace {
+                    return Err(self.not_a_layout(ErrorKind::UnexpectedToken)?);
+                }
                 let inner_end = self.expect(Tok::RParen, "`)` to close the buffer `b(...)`")?;
                 match inner {
                     Shape::Array(a) => Ok(Shape::Buffer(Box::new(a))),
@@ -273,6 +310,9 @@ impl<'a> Parser<'a> {
                 ));
             }
             elements.push(self.parse_shape(depth)?);
+            if self.peek()?.tok == Tok::LBrace {
+                return Err(self.not_a_layout(ErrorKind::UnexpectedToken)?);
+            }
             let t = self.next()?;
             match t.tok {
                 Tok::Comma => {}
@@ -360,6 +400,12 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Whether a `{` followed by this token starts a layout: XLA's lookahead wants an integer or
+/// `:`. A malformed number counts too, so that it is reported as a bad minor_to_major entry.
+fn starts_layout(next: Tok<'_>) -> bool {
+    matches!(next, Tok::Int(_) | Tok::BadNumber(_) | Tok::Colon)
+}
+
 fn unknown_type(name: &str, span: &Range<usize>) -> Error {
     let hint: String = match name {
         "opaque_type" => "; write `opaque[]`".into(),
@@ -387,30 +433,12 @@ impl<'a> Parser<'a> {
         if self.peek()?.tok != Tok::LBrace {
             return Ok(None);
         }
-        match self.peek2()? {
-            Tok::Int(_) | Tok::Colon => {}
-            Tok::RBrace => {
-                let open = self.next()?.span;
-                let close = self.next()?.span;
-                return Err(Error::new(
-                    ErrorKind::UnexpectedToken,
-                    Some(open.start..close.end),
-                    "`{}` is not a layout: XLA never writes an empty layout after a shape; drop it \
-                     (a scalar is `f32[]`) or write minor_to_major such as `{1,0}`",
-                ));
-            }
-            _ => {
-                self.next()?;
-                let t = self.peek()?.clone();
-                return Err(unexpected(
-                    &t,
-                    "minor_to_major numbers or `:` after `{` (a layout such as `{1,0:T(8,128)}`)",
-                ));
-            }
+        if !starts_layout(self.peek2()?) {
+            return Ok(None);
         }
         let open = self.next()?.span;
         let mut layout = Layout::default();
-        if let Tok::Int(_) = self.peek()?.tok {
+        if matches!(self.peek()?.tok, Tok::Int(_) | Tok::BadNumber(_)) {
             loop {
                 let (v, span) = self.int("a dimension number")?;
                 layout.minor_to_major.push(v);
@@ -440,7 +468,9 @@ impl<'a> Parser<'a> {
         layout: &mut Layout,
         spans: &mut ArraySpans,
     ) -> Result<(), Error> {
-        let mut seen: Vec<(usize, Range<usize>)> = Vec::new();
+        // Where each attribute was first written, and the latest in the order seen so far.
+        let mut first: [Option<usize>; ATTRIBUTE_ORDER.len()] = [None; ATTRIBUTE_ORDER.len()];
+        let mut latest: Option<usize> = None;
         loop {
             let t = self.peek()?.clone();
             let name = match t.tok {
@@ -470,7 +500,7 @@ impl<'a> Parser<'a> {
             let Some(order) = ATTRIBUTE_ORDER.iter().position(|a| *a == name) else {
                 return Err(unknown_attribute(name, &t.span));
             };
-            if let Some((_, first)) = seen.iter().find(|(o, _)| *o == order) {
+            if let Some(first_at) = first[order] {
                 let hint = if name == "T" {
                     "; write every tile after one `T`, such as T(8,128)(2,1)"
                 } else {
@@ -479,26 +509,20 @@ impl<'a> Parser<'a> {
                 self.errors.push(Error::new(
                     ErrorKind::DuplicateAttribute,
                     Some(t.span.clone()),
-                    format!(
-                        "`{name}` is given twice (first at byte {}){hint}",
-                        first.start
-                    ),
+                    format!("`{name}` is given twice (first at byte {first_at}){hint}"),
                 ));
-            } else if let Some((later, _)) = seen
-                .iter()
-                .filter(|(o, _)| *o > order)
-                .max_by_key(|(o, _)| *o)
-            {
+            } else if let Some(later) = latest.filter(|&l| l > order) {
                 self.errors.push(Error::new(
                     ErrorKind::AttributeOutOfOrder,
                     Some(t.span.clone()),
                     format!(
                         "`{name}` must come before `{}`; XLA accepts layout attributes only in the order D, T, L, E, S, SC, M",
-                        ATTRIBUTE_ORDER[*later]
+                        ATTRIBUTE_ORDER[later]
                     ),
                 ));
             }
-            seen.push((order, t.span.clone()));
+            first[order].get_or_insert(t.span.start);
+            latest = latest.max(Some(order));
             self.next()?;
             match name {
                 "D" => self.parse_dim_level_types()?,
@@ -506,19 +530,18 @@ impl<'a> Parser<'a> {
                 "SC" => self.parse_split_configs(layout, spans, &t.span)?,
                 _ => {
                     let (v, span) = self.parse_int_attribute(name)?;
-                    let whole = Some(t.span.start..span.end);
                     match name {
                         "L" => {
                             layout.tail_padding_alignment_in_elements = v;
-                            spans.tail_padding = whole;
+                            spans.tail_padding = Some(span);
                         }
                         "E" => {
                             layout.element_size_in_bits = v;
-                            spans.element_size = whole;
+                            spans.element_size = Some(span);
                         }
                         "S" => {
                             layout.memory_space = v;
-                            spans.memory_space = whole;
+                            spans.memory_space = Some(span);
                         }
                         // M(n <= 0) means "no prefix" in XLA, and is printed as nothing.
                         _ => layout.dynamic_shape_metadata_prefix_bytes = v.max(0),
@@ -528,7 +551,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `X(n)`; returns the value and the span of the closing `)`.
+    /// `X(n)`; returns the value and the span of the integer `n`.
     fn parse_int_attribute(&mut self, name: &str) -> Result<(i64, Range<usize>), Error> {
         let example = match name {
             "L" => "L(1024)",
@@ -554,7 +577,7 @@ impl<'a> Parser<'a> {
         if close.tok != Tok::RParen {
             return Err(needs(&close));
         }
-        Ok((v.unwrap_or(0), close.span))
+        Ok((v.unwrap_or(0), t.span))
     }
 
     fn parse_tiles(

@@ -71,6 +71,27 @@ fn list(values: &[i64]) -> String {
     format!("{{{}}}", items.join(","))
 }
 
+/// The dimensions not marked present, for messages: at most a few, then how many more.
+fn missing_dimensions(present: &[bool]) -> String {
+    const SHOWN: usize = 8;
+    let mut missing = present
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !**p)
+        .map(|(k, _)| k);
+    let shown: Vec<String> = missing
+        .by_ref()
+        .take(SHOWN)
+        .map(|k| format!("{k}"))
+        .collect();
+    let more = missing.count();
+    let mut text = shown.join(", ");
+    if more > 0 {
+        text.push_str(&format!(" and {more} more"));
+    }
+    text
+}
+
 fn check_array(a: &ArrayShape, spans: Option<&ArraySpans>, errors: &mut Vec<Error>) {
     let at = At(spans);
     let rank = a.dims.len();
@@ -109,10 +130,18 @@ fn check_array(a: &ArrayShape, spans: Option<&ArraySpans>, errors: &mut Vec<Erro
             ),
         );
     } else {
+        let in_range = |d: i64| usize::try_from(d).ok().filter(|&d| d < rank);
+        let mut present = vec![false; rank];
+        for &d in m2m {
+            if let Some(d) = in_range(d) {
+                present[d] = true;
+            }
+        }
+        let missing = missing_dimensions(&present);
         let mut seen = vec![false; rank];
         for (i, &d) in m2m.iter().enumerate() {
             let span = at.get(|s| s.minor_to_major.get(i).cloned());
-            match usize::try_from(d).ok().filter(|&d| d < rank) {
+            match in_range(d) {
                 None => {
                     permutation_ok = false;
                     err(
@@ -126,17 +155,12 @@ fn check_array(a: &ArrayShape, spans: Option<&ArraySpans>, errors: &mut Vec<Erro
                 }
                 Some(d) if seen[d] => {
                     permutation_ok = false;
-                    let missing: Vec<String> = (0..rank)
-                        .filter(|&k| !m2m.contains(&(k as i64)))
-                        .map(|k| format!("{k}"))
-                        .collect();
                     err(
                         ErrorKind::MinorToMajorDuplicate,
                         span,
                         format!(
                             "minor_to_major has {d} twice; expected a permutation of 0..{rank} \
-                             (missing: {})",
-                            missing.join(", ")
+                             (missing: {missing})"
                         ),
                     );
                 }
@@ -292,7 +316,7 @@ fn check_array(a: &ArrayShape, spans: Option<&ArraySpans>, errors: &mut Vec<Erro
 fn check_split_configs(a: &ArrayShape, at: &At<'_>, permutation_ok: bool, errors: &mut Vec<Error>) {
     let rank = a.dims.len();
     let m2m = &a.layout.minor_to_major;
-    let mut seen_dims: Vec<i64> = Vec::new();
+    let mut seen_dims = vec![false; rank];
     for (ci, config) in a.layout.split_configs.iter().enumerate() {
         let split_span = |f: &dyn Fn(&SplitSpans) -> Option<Range<usize>>| {
             at.get(|s| s.splits.get(ci).and_then(f))
@@ -300,23 +324,22 @@ fn check_split_configs(a: &ArrayShape, at: &At<'_>, permutation_ok: bool, errors
         let d = config.dimension;
         let dim_span = split_span(&|s| Some(s.1.clone()));
         let physical = usize::try_from(d).ok().filter(|&d| d < rank);
-        if physical.is_none() {
-            errors.push(Error::new(
+        match physical {
+            None => errors.push(Error::new(
                 ErrorKind::SplitDimensionOutOfRange,
                 dim_span,
                 format!(
                     "split config dimension {d} is out of range: split configs name physical \
                      dimensions 0..{rank}, numbered from the most major"
                 ),
-            ));
-        } else if seen_dims.contains(&d) {
-            errors.push(Error::new(
+            )),
+            Some(p) if seen_dims[p] => errors.push(Error::new(
                 ErrorKind::SplitDimensionDuplicate,
                 dim_span,
                 format!("physical dimension {d} has two split configs; give it one, with all its split indices"),
-            ));
+            )),
+            Some(p) => seen_dims[p] = true,
         }
-        seen_dims.push(d);
         let idx = &config.split_indices;
         let increasing = idx.first().is_none_or(|&f| f > 0) && idx.windows(2).all(|w| w[0] < w[1]);
         if !increasing {
