@@ -877,6 +877,14 @@ fn error_spans_point_at_the_token() {
         ("non-scalar-empty", "f32[2,3]{}", 8, 10, "{}"),
         ("tuple-empty-braces", "(f32[]{}, f32[])", 6, 8, "{}"),
         ("second-layout", "f32[2]{0}{0}", 9, 10, "{"),
+        ("after-token", "(token[], opaque[], f32[2]{5})", 27, 28, "5"),
+        (
+            "after-buffer",
+            "(b(f32[2]{0}), f32[2]{0:S(200)})",
+            26,
+            29,
+            "200",
+        ),
         ("m2m-decimal", "f32[2]{0.5}", 7, 10, "0.5"),
     ];
     let mut failures = Vec::new();
