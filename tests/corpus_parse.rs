@@ -5,8 +5,8 @@
 //! Where this crate is deliberately stricter than XLA (the product rules), the row says so.
 
 use xla_layout::{
-    ArrayShape, Dim, ErrorKind, Layout, PrimitiveType, Shape, SplitConfig, Tile, TileDim, parse,
-    parse_array,
+    ArrayLayout, ArrayShape, Dim, ErrorKind, PrimitiveType, Shape, SplitConfig, Tile, TileDim,
+    parse, parse_array,
 };
 
 use ErrorKind::*;
@@ -1042,21 +1042,22 @@ fn nesting_limit() {
 #[test]
 fn api_validation() {
     // C4: a layout with more entries than the shape has dimensions.
-    let a = ArrayShape::new(PrimitiveType::F32, [2, 3]).with_layout(Layout::new([0, 1, 2]));
+    let a = ArrayShape::new(PrimitiveType::F32, [2, 3]).with_layout(ArrayLayout::new([0, 1, 2]));
     let errs = a.validate().unwrap_err();
     assert_eq!(errs[0].kind(), MinorToMajorLength);
     assert_eq!(errs[0].span(), None);
     // C5: every ArrayShape has a layout; the closest is an empty one on a rank-2 array.
-    let a = ArrayShape::new(PrimitiveType::F32, [2, 3]).with_layout(Layout::default());
+    let a = ArrayShape::new(PrimitiveType::F32, [2, 3]).with_layout(ArrayLayout::default());
     assert_eq!(a.validate().unwrap_err()[0].kind(), MinorToMajorLength);
     // A negative tile dim and `*` last, which XLA's MakeLayout aborts on.
     let a = ArrayShape::new(PrimitiveType::F32, [2, 3]).with_layout(
-        Layout::new([1, 0]).with_tiles([Tile::from_dims([TileDim::Size(2), TileDim::Combine])]),
+        ArrayLayout::new([1, 0])
+            .with_tiles([Tile::from_dims([TileDim::Size(2), TileDim::Combine])]),
     );
     assert_eq!(a.validate().unwrap_err()[0].kind(), CombineInMinorPosition);
     // Tuples validate every element.
     let bad = ArrayShape::new(PrimitiveType::F32, [2])
-        .with_layout(Layout::new([0]).with_memory_space(200));
+        .with_layout(ArrayLayout::new([0]).with_memory_space(200));
     let s = Shape::Tuple(vec![Shape::Token, Shape::Buffer(Box::new(bad))]);
     assert_eq!(s.validate().unwrap_err()[0].kind(), MemorySpaceOutOfRange);
     // Valid shapes built in code print as XLA does.
@@ -1069,51 +1070,53 @@ fn api_validation() {
 #[test]
 fn printer_layout_test_strings() {
     let t = |d: &[i64]| Tile::new(d.iter().copied());
-    assert_eq!(Layout::default().to_string(), "{}");
-    assert_eq!(Layout::new([1, 2, 0]).to_string(), "{1,2,0}");
+    assert_eq!(ArrayLayout::default().to_string(), "{}");
+    assert_eq!(ArrayLayout::new([1, 2, 0]).to_string(), "{1,2,0}");
     assert_eq!(
-        Layout::new([3, 2, 1, 0])
+        ArrayLayout::new([3, 2, 1, 0])
             .with_tiles([t(&[42, 123]), t(&[4, 5])])
             .to_string(),
         "{3,2,1,0:T(42,123)(4,5)}"
     );
     use TileDim::{Combine, Size};
     assert_eq!(
-        Layout::new([3, 2, 1, 0])
+        ArrayLayout::new([3, 2, 1, 0])
             .with_tiles([Tile::from_dims([Combine, Combine, Size(42), Size(123)])])
             .to_string(),
         "{3,2,1,0:T(*,*,42,123)}"
     );
     assert_eq!(
-        Layout::new([3, 2, 1, 0])
+        ArrayLayout::new([3, 2, 1, 0])
             .with_tail_padding_alignment(100)
             .to_string(),
         "{3,2,1,0:L(100)}"
     );
     assert_eq!(
-        Layout::new([3, 2, 1, 0])
+        ArrayLayout::new([3, 2, 1, 0])
             .with_element_size_in_bits(42)
             .to_string(),
         "{3,2,1,0:E(42)}"
     );
     assert_eq!(
-        Layout::new([3, 2, 1, 0]).with_memory_space(3).to_string(),
+        ArrayLayout::new([3, 2, 1, 0])
+            .with_memory_space(3)
+            .to_string(),
         "{3,2,1,0:S(3)}"
     );
     assert_eq!(
-        Layout::new([0, 1])
+        ArrayLayout::new([0, 1])
             .with_split_configs([SplitConfig::new(0, [3]), SplitConfig::new(1, [0, 4])])
             .to_string(),
         "{0,1:SC(0:3)(1:0,4)}"
     );
     assert_eq!(
-        Layout::new([0, 1])
+        ArrayLayout::new([0, 1])
             .with_metadata_prefix_bytes(123)
             .to_string(),
         "{0,1:M(123)}"
     );
     assert_eq!(
-        Layout::new([3, 2, 1, 0])
+        ArrayLayout::new([3, 2, 1, 0])
             .with_tiles([t(&[42, 123]), t(&[4, 5])])
             .with_tail_padding_alignment(100)
             .with_element_size_in_bits(42)
@@ -1124,7 +1127,7 @@ fn printer_layout_test_strings() {
 
     // Spec §3: defaults are not printed; M only when > 0; E printed even when negative.
     assert_eq!(
-        Layout::new([1, 0])
+        ArrayLayout::new([1, 0])
             .with_tail_padding_alignment(1)
             .with_element_size_in_bits(0)
             .with_memory_space(0)
@@ -1133,11 +1136,13 @@ fn printer_layout_test_strings() {
         "{1,0}"
     );
     assert_eq!(
-        Layout::new([0]).with_element_size_in_bits(-1).to_string(),
+        ArrayLayout::new([0])
+            .with_element_size_in_bits(-1)
+            .to_string(),
         "{0:E(-1)}"
     );
     // Every attribute, in the fixed order T L E S SC M.
-    let all = Layout::new([1, 0])
+    let all = ArrayLayout::new([1, 0])
         .with_metadata_prefix_bytes(8)
         .with_split_configs([SplitConfig::new(0, [1])])
         .with_memory_space(1)
@@ -1159,13 +1164,13 @@ fn printer_shapes() {
     assert_eq!(
         scalar
             .clone()
-            .with_layout(Layout::default().with_tiles([Tile::new([256])]))
+            .with_layout(ArrayLayout::default().with_tiles([Tile::new([256])]))
             .to_string(),
         "f32[]{:T(256)}"
     );
     assert_eq!(
         ArrayShape::new(PrimitiveType::U32, [])
-            .with_layout(Layout::default().with_memory_space(2))
+            .with_layout(ArrayLayout::default().with_memory_space(2))
             .to_string(),
         "u32[]{:S(2)}"
     );

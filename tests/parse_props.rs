@@ -6,8 +6,8 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{Index, subsequence};
 use xla_layout::{
-    ArrayShape, Dim, ErrorKind, Errors, Layout, PrimitiveType, Shape, SplitConfig, Tile, TileDim,
-    parse, parse_array,
+    ArrayLayout, ArrayShape, Dim, ErrorKind, Errors, PrimitiveType, Shape, SplitConfig, Tile,
+    TileDim, parse, parse_array,
 };
 
 /// A dimension: mostly static, sometimes `<=N` or `?`. Sizes stay small so that tiled byte
@@ -113,7 +113,7 @@ fn array() -> impl Strategy<Value = ArrayShape> {
         })
         .prop_map(|(element_type, dims, m2m, (tiles, l, e, s, sc, m))| {
             ArrayShape::with_dims(element_type, dims).with_layout(
-                Layout::new(m2m)
+                ArrayLayout::new(m2m)
                     .with_tiles(tiles)
                     .with_tail_padding_alignment(l)
                     .with_element_size_in_bits(e)

@@ -4,7 +4,7 @@
 mod common;
 
 use common::reference;
-use xla_layout::{Layout, PaddingValue, Plan, parse_array};
+use xla_layout::{ArrayLayout, PaddingValue, Plan, parse_array};
 
 fn plan(text: &str) -> Plan {
     Plan::new(&parse_array(text).unwrap()).unwrap()
@@ -336,7 +336,7 @@ fn seed_legacy_padded_dimensions() {
     // 000_51cad06cf93ffc87.txt: [2 x 3], {0,1}, padded to [3,5] gives
     // `a d 0 b e 0 c f 0 0 0 0 0 0 0`.
     let mut a = parse_array("f32[2,3]{0,1}").unwrap();
-    a.layout = Layout::new([0, 1]).with_padding([3, 5], PaddingValue::Zero);
+    a.layout = ArrayLayout::new([0, 1]).with_padding([3, 5], PaddingValue::Zero);
     let p = Plan::new(&a).unwrap();
     let mut memory = vec!["0".to_string(); p.physical_elements()];
     for (offset, logical) in p.memory_order() {

@@ -6,7 +6,7 @@ mod common;
 
 use common::reference;
 use proptest::prelude::*;
-use xla_layout::{ArrayShape, Layout, PaddingValue, Plan, PrimitiveType, Tile, TileDim};
+use xla_layout::{ArrayLayout, ArrayShape, PaddingValue, Plan, PrimitiveType, Tile, TileDim};
 
 /// A random valid static array with a random layout.
 fn arb_array() -> impl Strategy<Value = ArrayShape> {
@@ -22,7 +22,7 @@ fn arb_array() -> impl Strategy<Value = ArrayShape> {
             )
         })
         .prop_map(|(dims, m2m, tiles, l, e, extra)| {
-            let mut layout = Layout::new(m2m)
+            let mut layout = ArrayLayout::new(m2m)
                 .with_tiles(tiles)
                 .with_tail_padding_alignment(l)
                 .with_element_size_in_bits(e);

@@ -20,7 +20,7 @@ use xla_layout::shape_util::{
     packed_factor_for_1d_interleaved_array, reshape_is_bitcast, resolve_dimension,
     transpose_is_bitcast, true_num_dimensions, unpacked_byte_strides,
 };
-use xla_layout::{ArrayShape, Layout, PrimitiveType, Shape, SplitConfig, Tile, parse_array};
+use xla_layout::{ArrayLayout, ArrayShape, PrimitiveType, Shape, SplitConfig, Tile, parse_array};
 
 /// The tests' pointer size for tuple index tables (any positive value does for arrays).
 const POINTER_SIZE: i64 = 8;
@@ -301,28 +301,28 @@ fn h1_default_layouts() {
 
 #[test]
 fn h2_make_descending() {
-    assert_eq!(Layout::descending(5).to_string(), "{4,3,2,1,0}");
-    assert_eq!(Layout::descending(1).to_string(), "{0}");
-    assert_eq!(Layout::descending(0).to_string(), "{}");
+    assert_eq!(ArrayLayout::descending(5).to_string(), "{4,3,2,1,0}");
+    assert_eq!(ArrayLayout::descending(1).to_string(), "{0}");
+    assert_eq!(ArrayLayout::descending(0).to_string(), "{}");
 }
 
 #[test]
 fn h3_make_ascending() {
-    assert_eq!(Layout::ascending(5).to_string(), "{0,1,2,3,4}");
-    assert_eq!(Layout::ascending(1).to_string(), "{0}");
-    assert_eq!(Layout::ascending(0).to_string(), "{}");
+    assert_eq!(ArrayLayout::ascending(5).to_string(), "{0,1,2,3,4}");
+    assert_eq!(ArrayLayout::ascending(1).to_string(), "{0}");
+    assert_eq!(ArrayLayout::ascending(0).to_string(), "{}");
 }
 
 #[test]
 fn h4_layout_move_dim_to_major() {
-    let l = Layout::new([2, 1, 0]);
+    let l = ArrayLayout::new([2, 1, 0]);
     assert_eq!(layout_util::move_dim_to_major(&l, 0), l);
     assert_eq!(layout_util::move_dim_to_major(&l, 1).to_string(), "{2,0,1}");
 }
 
 #[test]
 fn h5_layout_move_dim_to_minor() {
-    let l = Layout::new([2, 0, 3, 1]);
+    let l = ArrayLayout::new([2, 0, 3, 1]);
     assert_eq!(move_dim_to_minor(&l, 2), l);
     assert_eq!(move_dim_to_minor(&l, 3).to_string(), "{3,2,0,1}");
 }
@@ -467,18 +467,18 @@ fn h18_packed_factor_for_1d_interleaved_array() {
 
 #[test]
 fn h19_layout_equality() {
-    let plain = Layout::new([0, 1, 2]);
+    let plain = ArrayLayout::new([0, 1, 2]);
 
-    let tiled = Layout::new([0, 1, 2]).with_tiles([Tile::new([42, 44])]);
+    let tiled = ArrayLayout::new([0, 1, 2]).with_tiles([Tile::new([42, 44])]);
     assert!(!LayoutEq::new().equal(&tiled, &plain));
     assert!(LayoutEq::new().ignore_tiles().equal(&tiled, &plain));
 
-    let split = Layout::new([0, 1, 2]).with_split_configs([SplitConfig::new(0, [2])]);
+    let split = ArrayLayout::new([0, 1, 2]).with_split_configs([SplitConfig::new(0, [2])]);
     assert!(!LayoutEq::new().equal(&split, &plain));
     assert!(LayoutEq::new().minor_to_major_only().equal(&split, &plain));
 
-    let e32 = Layout::new([0, 1, 2]).with_element_size_in_bits(32);
-    let e1 = Layout::new([0, 1, 2]).with_element_size_in_bits(1);
+    let e32 = ArrayLayout::new([0, 1, 2]).with_element_size_in_bits(32);
+    let e1 = ArrayLayout::new([0, 1, 2]).with_element_size_in_bits(1);
     assert!(!LayoutEq::new().equal(&e32, &e1));
     assert!(LayoutEq::new().ignore_element_size().equal(&e32, &e1));
 }

@@ -99,15 +99,9 @@ fn to_json(a: &ArrayShape, plan: Option<&Plan>) -> Value {
     v
 }
 
-/// The letter XLA's documents give a dimension (x minor-most, then y, z, p), for ranks 2-4.
-fn letter(rank: usize, d: usize) -> &'static str {
-    let letters: &[&'static str] = match rank {
-        2 => &["y", "x"],
-        3 => &["z", "y", "x"],
-        4 => &["p", "z", "y", "x"],
-        _ => &[],
-    };
-    letters.get(d).copied().unwrap_or("-")
+/// The letter XLA's documents give a dimension (ranks 2-4), or `-`.
+fn letter(rank: usize, d: usize) -> char {
+    xla_layout_core::shape_util::dimension_letter(rank, d).unwrap_or('-')
 }
 
 fn human(a: &ArrayShape, plan: Option<&Plan>) -> String {

@@ -78,6 +78,7 @@ impl Bounded {
         let bound = self.bound * m;
         let expr = match (&self.expr, &b.expr) {
             (Expr::Zero, _) => b.expr.clone(),
+            (a, Expr::Zero) if m == 1 => a.clone(),
             (a, bx) => Expr::MulAdd(Box::new(a.clone()), m, Box::new(bx.clone())),
         };
         Bounded::new(expr, bound)

@@ -123,12 +123,12 @@ pub enum PaddingValue {
 /// defaults: `L(1)`, `E(0)`, `S(0)`, `M(0)`).
 ///
 /// ```
-/// use xla_layout_core::{Layout, Tile};
-/// let l = Layout::new([1, 0]).with_tiles([Tile::new([8, 128])]).with_memory_space(1);
+/// use xla_layout_core::{ArrayLayout, Tile};
+/// let l = ArrayLayout::new([1, 0]).with_tiles([Tile::new([8, 128])]).with_memory_space(1);
 /// assert_eq!(l.to_string(), "{1,0:T(8,128)S(1)}");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Layout {
+pub struct ArrayLayout {
     /// Logical dimension numbers from most minor (fastest varying) to most major.
     pub minor_to_major: Vec<i64>,
     /// `T(...)(...)`: tiles, applied in order.
@@ -150,9 +150,9 @@ pub struct Layout {
     pub padding_value: PaddingValue,
 }
 
-impl Default for Layout {
+impl Default for ArrayLayout {
     fn default() -> Self {
-        Layout {
+        ArrayLayout {
             minor_to_major: Vec::new(),
             tiles: Vec::new(),
             tail_padding_alignment_in_elements: 1,
@@ -166,17 +166,17 @@ impl Default for Layout {
     }
 }
 
-impl Layout {
+impl ArrayLayout {
     /// A layout with the given minor_to_major and every attribute at its default
     /// (XLA's `LayoutUtil::MakeLayout(minor_to_major)`).
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::Layout::new([0, 1]).to_string(), "{0,1}");
+    /// assert_eq!(xla_layout_core::ArrayLayout::new([0, 1]).to_string(), "{0,1}");
     /// ```
     pub fn new(minor_to_major: impl IntoIterator<Item = i64>) -> Self {
-        Layout {
+        ArrayLayout {
             minor_to_major: minor_to_major.into_iter().collect(),
-            ..Layout::default()
+            ..ArrayLayout::default()
         }
     }
 
@@ -184,40 +184,40 @@ impl Layout {
     /// (XLA's `LayoutUtil::MakeDescendingLayout`).
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::Layout::descending(3).to_string(), "{2,1,0}");
-    /// assert_eq!(xla_layout_core::Layout::descending(0).to_string(), "{}");
+    /// assert_eq!(xla_layout_core::ArrayLayout::descending(3).to_string(), "{2,1,0}");
+    /// assert_eq!(xla_layout_core::ArrayLayout::descending(0).to_string(), "{}");
     /// ```
     pub fn descending(rank: usize) -> Self {
-        Layout::new((0..rank as u64).rev().map(|d| d as i64))
+        ArrayLayout::new((0..rank as u64).rev().map(|d| d as i64))
     }
 
     /// The ascending ("column-major") layout `{0,1,...,rank-1}`
     /// (XLA's `LayoutUtil::MakeAscendingLayout`).
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::Layout::ascending(3).to_string(), "{0,1,2}");
+    /// assert_eq!(xla_layout_core::ArrayLayout::ascending(3).to_string(), "{0,1,2}");
     /// ```
     pub fn ascending(rank: usize) -> Self {
-        Layout::new((0..rank as u64).map(|d| d as i64))
+        ArrayLayout::new((0..rank as u64).map(|d| d as i64))
     }
 
     /// A layout from the major-to-minor order (JAX's convention), i.e. minor_to_major reversed
     /// (XLA's `LayoutUtil::MakeLayoutFromMajorToMinor`).
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::Layout::from_major_to_minor([0, 2, 1]).to_string(), "{1,2,0}");
+    /// assert_eq!(xla_layout_core::ArrayLayout::from_major_to_minor([0, 2, 1]).to_string(), "{1,2,0}");
     /// ```
     pub fn from_major_to_minor(major_to_minor: impl IntoIterator<Item = i64>) -> Self {
         let mut m2m: Vec<i64> = major_to_minor.into_iter().collect();
         m2m.reverse();
-        Layout::new(m2m)
+        ArrayLayout::new(m2m)
     }
 
     /// Sets the tiles.
     ///
     /// ```
-    /// use xla_layout_core::{Layout, Tile};
-    /// let l = Layout::new([0]).with_tiles([Tile::new([1024]), Tile::new([128])]);
+    /// use xla_layout_core::{ArrayLayout, Tile};
+    /// let l = ArrayLayout::new([0]).with_tiles([Tile::new([1024]), Tile::new([128])]);
     /// assert_eq!(l.to_string(), "{0:T(1024)(128)}");
     /// ```
     pub fn with_tiles(mut self, tiles: impl IntoIterator<Item = Tile>) -> Self {
@@ -228,7 +228,7 @@ impl Layout {
     /// Sets `L(n)`, the tail padding alignment in elements.
     ///
     /// ```
-    /// let l = xla_layout_core::Layout::new([0]).with_tail_padding_alignment(1024);
+    /// let l = xla_layout_core::ArrayLayout::new([0]).with_tail_padding_alignment(1024);
     /// assert_eq!(l.to_string(), "{0:L(1024)}");
     /// ```
     pub fn with_tail_padding_alignment(mut self, elements: i64) -> Self {
@@ -239,7 +239,7 @@ impl Layout {
     /// Sets `E(n)`, the element size in bits.
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::Layout::new([0]).with_element_size_in_bits(4).to_string(), "{0:E(4)}");
+    /// assert_eq!(xla_layout_core::ArrayLayout::new([0]).with_element_size_in_bits(4).to_string(), "{0:E(4)}");
     /// ```
     pub fn with_element_size_in_bits(mut self, bits: i64) -> Self {
         self.element_size_in_bits = bits;
@@ -249,7 +249,7 @@ impl Layout {
     /// Sets `S(n)`, the memory space.
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::Layout::new([0]).with_memory_space(5).to_string(), "{0:S(5)}");
+    /// assert_eq!(xla_layout_core::ArrayLayout::new([0]).with_memory_space(5).to_string(), "{0:S(5)}");
     /// ```
     pub fn with_memory_space(mut self, memory_space: i64) -> Self {
         self.memory_space = memory_space;
@@ -259,8 +259,8 @@ impl Layout {
     /// Sets the split configs.
     ///
     /// ```
-    /// use xla_layout_core::{Layout, SplitConfig};
-    /// let l = Layout::new([1, 0]).with_split_configs([SplitConfig::new(0, [10])]);
+    /// use xla_layout_core::{ArrayLayout, SplitConfig};
+    /// let l = ArrayLayout::new([1, 0]).with_split_configs([SplitConfig::new(0, [10])]);
     /// assert_eq!(l.to_string(), "{1,0:SC(0:10)}");
     /// ```
     pub fn with_split_configs(mut self, configs: impl IntoIterator<Item = SplitConfig>) -> Self {
@@ -271,7 +271,7 @@ impl Layout {
     /// Sets `M(n)`, the dynamic-shape metadata prefix in bytes.
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::Layout::new([0]).with_metadata_prefix_bytes(1024).to_string(), "{0:M(1024)}");
+    /// assert_eq!(xla_layout_core::ArrayLayout::new([0]).with_metadata_prefix_bytes(1024).to_string(), "{0:M(1024)}");
     /// ```
     pub fn with_metadata_prefix_bytes(mut self, bytes: i64) -> Self {
         self.dynamic_shape_metadata_prefix_bytes = bytes;
@@ -282,8 +282,8 @@ impl Layout {
     /// `padding_value`. These never appear in text.
     ///
     /// ```
-    /// use xla_layout_core::{Layout, PaddingValue};
-    /// let l = Layout::new([0, 1]).with_padding([3, 5], PaddingValue::Zero);
+    /// use xla_layout_core::{ArrayLayout, PaddingValue};
+    /// let l = ArrayLayout::new([0, 1]).with_padding([3, 5], PaddingValue::Zero);
     /// assert_eq!(l.padded_dimensions, vec![3, 5]);
     /// ```
     pub fn with_padding(
@@ -300,9 +300,9 @@ impl Layout {
     /// has a `:` part.
     ///
     /// ```
-    /// use xla_layout_core::Layout;
-    /// assert!(!Layout::new([1, 0]).has_attributes());
-    /// assert!(Layout::default().with_memory_space(2).has_attributes());
+    /// use xla_layout_core::ArrayLayout;
+    /// assert!(!ArrayLayout::new([1, 0]).has_attributes());
+    /// assert!(ArrayLayout::default().with_memory_space(2).has_attributes());
     /// ```
     pub fn has_attributes(&self) -> bool {
         !self.tiles.is_empty()

@@ -16,7 +16,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::{ArrayShape, Layout, PrimitiveType, Shape, Tile, TileDim};
+use crate::{ArrayLayout, ArrayShape, PrimitiveType, Shape, Tile, TileDim};
 
 /// `minor_to_major` as positions, if it is a permutation of `0..rank`.
 pub(crate) fn as_permutation(minor_to_major: &[i64], rank: usize) -> Option<Vec<usize>> {
@@ -42,8 +42,8 @@ pub(crate) fn as_permutation(minor_to_major: &[i64], rank: usize) -> Option<Vec<
 /// assert_eq!(default_layout_for_rank(2).to_string(), "{1,0}");
 /// assert_eq!(default_layout_for_rank(4).to_string(), "{3,2,1,0}");
 /// ```
-pub fn default_layout_for_rank(rank: usize) -> Layout {
-    Layout::descending(rank)
+pub fn default_layout_for_rank(rank: usize) -> ArrayLayout {
+    ArrayLayout::descending(rank)
 }
 
 /// The default layout of a shape (XLA's `LayoutUtil::GetDefaultLayoutForShape`): descending
@@ -51,17 +51,17 @@ pub fn default_layout_for_rank(rank: usize) -> Layout {
 /// tuple (XLA CHECK-fails: one layout cannot describe a tuple).
 ///
 /// ```
-/// use xla_layout_core::{layout_util::default_layout_for_shape, Layout, Shape};
+/// use xla_layout_core::{layout_util::default_layout_for_shape, ArrayLayout, Shape};
 /// let s: Shape = "f32[10,20,30]{0,1,2}".parse().unwrap();
-/// assert_eq!(default_layout_for_shape(&s), Some(Layout::new([2, 1, 0])));
-/// assert_eq!(default_layout_for_shape(&Shape::Token), Some(Layout::default()));
+/// assert_eq!(default_layout_for_shape(&s), Some(ArrayLayout::new([2, 1, 0])));
+/// assert_eq!(default_layout_for_shape(&Shape::Token), Some(ArrayLayout::default()));
 /// assert_eq!(default_layout_for_shape(&Shape::Tuple(vec![])), None);
 /// ```
-pub fn default_layout_for_shape(shape: &Shape) -> Option<Layout> {
+pub fn default_layout_for_shape(shape: &Shape) -> Option<ArrayLayout> {
     match shape {
         Shape::Array(a) => Some(default_layout_for_rank(a.rank())),
         Shape::Buffer(a) => Some(default_layout_for_rank(a.rank())),
-        Shape::Token | Shape::Opaque => Some(Layout::default()),
+        Shape::Token | Shape::Opaque => Some(ArrayLayout::default()),
         Shape::Tuple(_) => None,
     }
 }
@@ -73,12 +73,12 @@ pub fn default_layout_for_shape(shape: &Shape) -> Option<Layout> {
 /// `{n-1,…,0}`.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::has_descending_layout, Layout};
-/// assert!(has_descending_layout(&Layout::new([2, 1, 0])));
-/// assert!(!has_descending_layout(&Layout::new([0, 1])));
-/// assert!(has_descending_layout(&Layout::new([3, 1]))); // order only
+/// use xla_layout_core::{layout_util::has_descending_layout, ArrayLayout};
+/// assert!(has_descending_layout(&ArrayLayout::new([2, 1, 0])));
+/// assert!(!has_descending_layout(&ArrayLayout::new([0, 1])));
+/// assert!(has_descending_layout(&ArrayLayout::new([3, 1]))); // order only
 /// ```
-pub fn has_descending_layout(layout: &Layout) -> bool {
+pub fn has_descending_layout(layout: &ArrayLayout) -> bool {
     layout.minor_to_major.is_sorted_by(|a, b| a >= b)
 }
 
@@ -87,11 +87,11 @@ pub fn has_descending_layout(layout: &Layout) -> bool {
 /// Like XLA, this only tests the order: it is the same test as [`is_monotonic_with_dim0_minor`].
 ///
 /// ```
-/// use xla_layout_core::{layout_util::has_ascending_layout, Layout};
-/// assert!(has_ascending_layout(&Layout::new([0, 1, 2])));
-/// assert!(!has_ascending_layout(&Layout::new([1, 0])));
+/// use xla_layout_core::{layout_util::has_ascending_layout, ArrayLayout};
+/// assert!(has_ascending_layout(&ArrayLayout::new([0, 1, 2])));
+/// assert!(!has_ascending_layout(&ArrayLayout::new([1, 0])));
 /// ```
-pub fn has_ascending_layout(layout: &Layout) -> bool {
+pub fn has_ascending_layout(layout: &ArrayLayout) -> bool {
     layout.minor_to_major.is_sorted()
 }
 
@@ -99,12 +99,12 @@ pub fn has_ascending_layout(layout: &Layout) -> bool {
 /// default; XLA's `LayoutUtil::IsMonotonicWithDim0Major`). True for rank 0 and 1.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::is_monotonic_with_dim0_major, Layout};
-/// assert!(is_monotonic_with_dim0_major(&Layout::new([1, 0])));
-/// assert!(is_monotonic_with_dim0_major(&Layout::new([0])));
-/// assert!(!is_monotonic_with_dim0_major(&Layout::new([1, 2, 0])));
+/// use xla_layout_core::{layout_util::is_monotonic_with_dim0_major, ArrayLayout};
+/// assert!(is_monotonic_with_dim0_major(&ArrayLayout::new([1, 0])));
+/// assert!(is_monotonic_with_dim0_major(&ArrayLayout::new([0])));
+/// assert!(!is_monotonic_with_dim0_major(&ArrayLayout::new([1, 2, 0])));
 /// ```
-pub fn is_monotonic_with_dim0_major(layout: &Layout) -> bool {
+pub fn is_monotonic_with_dim0_major(layout: &ArrayLayout) -> bool {
     has_descending_layout(layout)
 }
 
@@ -112,12 +112,12 @@ pub fn is_monotonic_with_dim0_major(layout: &Layout) -> bool {
 /// `LayoutUtil::IsMonotonicWithDim0Minor`). True for rank 0 and 1.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::is_monotonic_with_dim0_minor, Layout};
-/// assert!(is_monotonic_with_dim0_minor(&Layout::new([0, 1])));
-/// assert!(is_monotonic_with_dim0_minor(&Layout::new([])));
-/// assert!(!is_monotonic_with_dim0_minor(&Layout::new([1, 0])));
+/// use xla_layout_core::{layout_util::is_monotonic_with_dim0_minor, ArrayLayout};
+/// assert!(is_monotonic_with_dim0_minor(&ArrayLayout::new([0, 1])));
+/// assert!(is_monotonic_with_dim0_minor(&ArrayLayout::new([])));
+/// assert!(!is_monotonic_with_dim0_minor(&ArrayLayout::new([1, 0])));
 /// ```
-pub fn is_monotonic_with_dim0_minor(layout: &Layout) -> bool {
+pub fn is_monotonic_with_dim0_minor(layout: &ArrayLayout) -> bool {
     has_ascending_layout(layout)
 }
 
@@ -125,12 +125,12 @@ pub fn is_monotonic_with_dim0_minor(layout: &Layout) -> bool {
 /// `LayoutUtil::Minor`). `None` when `i` is out of range.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::minor, Layout};
-/// let l = Layout::new([3, 0, 2, 1]);
+/// use xla_layout_core::{layout_util::minor, ArrayLayout};
+/// let l = ArrayLayout::new([3, 0, 2, 1]);
 /// assert_eq!(minor(&l, 0), Some(3));
 /// assert_eq!(minor(&l, 4), None);
 /// ```
-pub fn minor(layout: &Layout, i: usize) -> Option<i64> {
+pub fn minor(layout: &ArrayLayout, i: usize) -> Option<i64> {
     layout.minor_to_major.get(i).copied()
 }
 
@@ -138,12 +138,12 @@ pub fn minor(layout: &Layout, i: usize) -> Option<i64> {
 /// (XLA's `LayoutUtil::Major`). `None` when `i` is out of range.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::major, Layout};
-/// let l = Layout::new([3, 0, 2, 1]);
+/// use xla_layout_core::{layout_util::major, ArrayLayout};
+/// let l = ArrayLayout::new([3, 0, 2, 1]);
 /// assert_eq!(major(&l, 0), Some(1));
 /// assert_eq!(major(&l, 3), Some(3));
 /// ```
-pub fn major(layout: &Layout, i: usize) -> Option<i64> {
+pub fn major(layout: &ArrayLayout, i: usize) -> Option<i64> {
     let n = layout.minor_to_major.len();
     i.checked_add(1)
         .and_then(|j| n.checked_sub(j))
@@ -155,12 +155,12 @@ pub fn major(layout: &Layout, i: usize) -> Option<i64> {
 /// `0..rank`.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::make_logical_to_physical, Layout};
+/// use xla_layout_core::{layout_util::make_logical_to_physical, ArrayLayout};
 /// // f32[8,100,100,3]{3,0,2,1}: physical order, major to minor, is dims 1, 2, 0, 3.
-/// assert_eq!(make_logical_to_physical(&Layout::new([3, 0, 2, 1])), Some(vec![2, 0, 1, 3]));
-/// assert_eq!(make_logical_to_physical(&Layout::new([0, 0])), None);
+/// assert_eq!(make_logical_to_physical(&ArrayLayout::new([3, 0, 2, 1])), Some(vec![2, 0, 1, 3]));
+/// assert_eq!(make_logical_to_physical(&ArrayLayout::new([0, 0])), None);
 /// ```
-pub fn make_logical_to_physical(layout: &Layout) -> Option<Vec<usize>> {
+pub fn make_logical_to_physical(layout: &ArrayLayout) -> Option<Vec<usize>> {
     let m2m = as_permutation(&layout.minor_to_major, layout.minor_to_major.len())?;
     let n = m2m.len();
     let mut logical_to_physical = vec![0; n];
@@ -176,12 +176,12 @@ pub fn make_logical_to_physical(layout: &Layout) -> Option<Vec<usize>> {
 /// As in XLA, a dimension that is not in minor_to_major is appended.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::move_dim_to_major, Layout, Tile};
-/// let l = Layout::new([2, 1, 0]).with_tiles([Tile::new([8, 128])]);
+/// use xla_layout_core::{layout_util::move_dim_to_major, ArrayLayout, Tile};
+/// let l = ArrayLayout::new([2, 1, 0]).with_tiles([Tile::new([8, 128])]);
 /// assert_eq!(move_dim_to_major(&l, 1).to_string(), "{2,0,1:T(8,128)}");
 /// assert_eq!(move_dim_to_major(&l, 0), l);
 /// ```
-pub fn move_dim_to_major(layout: &Layout, dim: usize) -> Layout {
+pub fn move_dim_to_major(layout: &ArrayLayout, dim: usize) -> ArrayLayout {
     let dim = i64::try_from(dim).unwrap_or(i64::MAX);
     if layout.minor_to_major.last() == Some(&dim) {
         return layout.clone();
@@ -198,12 +198,12 @@ pub fn move_dim_to_major(layout: &Layout, dim: usize) -> Layout {
 /// As in XLA, a dimension that is not in minor_to_major is prepended.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::move_dim_to_minor, Layout};
-/// let l = Layout::new([2, 0, 3, 1]);
-/// assert_eq!(move_dim_to_minor(&l, 3), Layout::new([3, 2, 0, 1]));
+/// use xla_layout_core::{layout_util::move_dim_to_minor, ArrayLayout};
+/// let l = ArrayLayout::new([2, 0, 3, 1]);
+/// assert_eq!(move_dim_to_minor(&l, 3), ArrayLayout::new([3, 2, 0, 1]));
 /// assert_eq!(move_dim_to_minor(&l, 2), l);
 /// ```
-pub fn move_dim_to_minor(layout: &Layout, dim: usize) -> Layout {
+pub fn move_dim_to_minor(layout: &ArrayLayout, dim: usize) -> ArrayLayout {
     let dim = i64::try_from(dim).unwrap_or(i64::MAX);
     if layout.minor_to_major.first() == Some(&dim) {
         return layout.clone();
@@ -221,13 +221,13 @@ pub fn move_dim_to_minor(layout: &Layout, dim: usize) -> Layout {
 /// past the most major, so `{1,0}` with dims `[0, 7]` is "consecutive".
 ///
 /// ```
-/// use xla_layout_core::{layout_util::are_dimensions_consecutive, Layout};
-/// let l = Layout::new([2, 0, 3, 1]);
+/// use xla_layout_core::{layout_util::are_dimensions_consecutive, ArrayLayout};
+/// let l = ArrayLayout::new([2, 0, 3, 1]);
 /// assert!(are_dimensions_consecutive(&l, &[3, 0]));
 /// assert!(!are_dimensions_consecutive(&l, &[2, 3]));
-/// assert!(are_dimensions_consecutive(&Layout::new([1, 0]), &[0, 7]));
+/// assert!(are_dimensions_consecutive(&ArrayLayout::new([1, 0]), &[0, 7]));
 /// ```
-pub fn are_dimensions_consecutive(layout: &Layout, dims: &[usize]) -> bool {
+pub fn are_dimensions_consecutive(layout: &ArrayLayout, dims: &[usize]) -> bool {
     let m2m = &layout.minor_to_major;
     let mut positions: Vec<usize> = dims
         .iter()
@@ -514,9 +514,9 @@ pub fn clear_tiles(shape: &mut Shape) {
 /// fields, which XLA's layout lost in 2018. minor_to_major is always compared.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::LayoutEq, Layout, Tile};
-/// let tiled = Layout::new([0, 1, 2]).with_tiles([Tile::new([42, 44])]);
-/// let plain = Layout::new([0, 1, 2]);
+/// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout, Tile};
+/// let tiled = ArrayLayout::new([0, 1, 2]).with_tiles([Tile::new([42, 44])]);
+/// let plain = ArrayLayout::new([0, 1, 2]);
 /// assert!(!LayoutEq::new().equal(&tiled, &plain));
 /// assert!(LayoutEq::new().ignore_tiles().equal(&tiled, &plain));
 /// ```
@@ -533,11 +533,11 @@ impl LayoutEq {
     /// Full equality of everything XLA compares (`Layout::Equal()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, Layout};
-    /// assert!(LayoutEq::new().equal(&Layout::new([1, 0]), &Layout::new([1, 0])));
+    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout};
+    /// assert!(LayoutEq::new().equal(&ArrayLayout::new([1, 0]), &ArrayLayout::new([1, 0])));
     /// // M(n) is not compared, as in XLA.
-    /// let m = Layout::new([1, 0]).with_metadata_prefix_bytes(1024);
-    /// assert!(LayoutEq::new().equal(&m, &Layout::new([1, 0])));
+    /// let m = ArrayLayout::new([1, 0]).with_metadata_prefix_bytes(1024);
+    /// assert!(LayoutEq::new().equal(&m, &ArrayLayout::new([1, 0])));
     /// ```
     pub const fn new() -> Self {
         LayoutEq {
@@ -552,9 +552,9 @@ impl LayoutEq {
     /// Do not compare tiles (`.IgnoreTiles()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, Layout, Tile};
-    /// let t = Layout::new([1, 0]).with_tiles([Tile::new([8, 128])]);
-    /// assert!(LayoutEq::new().ignore_tiles().equal(&t, &Layout::new([1, 0])));
+    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout, Tile};
+    /// let t = ArrayLayout::new([1, 0]).with_tiles([Tile::new([8, 128])]);
+    /// assert!(LayoutEq::new().ignore_tiles().equal(&t, &ArrayLayout::new([1, 0])));
     /// ```
     pub const fn ignore_tiles(mut self) -> Self {
         self.ignore_tiles = true;
@@ -564,9 +564,9 @@ impl LayoutEq {
     /// Do not compare `L(n)` (`.IgnoreTailPaddingAlignmentInElements()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, Layout};
-    /// let l = Layout::new([0]).with_tail_padding_alignment(1024);
-    /// assert!(LayoutEq::new().ignore_tail_padding().equal(&l, &Layout::new([0])));
+    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout};
+    /// let l = ArrayLayout::new([0]).with_tail_padding_alignment(1024);
+    /// assert!(LayoutEq::new().ignore_tail_padding().equal(&l, &ArrayLayout::new([0])));
     /// ```
     pub const fn ignore_tail_padding(mut self) -> Self {
         self.ignore_tail_padding = true;
@@ -576,9 +576,9 @@ impl LayoutEq {
     /// Do not compare `E(n)` (`.IgnoreElementSize()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, Layout};
-    /// let a = Layout::new([0, 1, 2]).with_element_size_in_bits(32);
-    /// let b = Layout::new([0, 1, 2]).with_element_size_in_bits(1);
+    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout};
+    /// let a = ArrayLayout::new([0, 1, 2]).with_element_size_in_bits(32);
+    /// let b = ArrayLayout::new([0, 1, 2]).with_element_size_in_bits(1);
     /// assert!(LayoutEq::new().ignore_element_size().equal(&a, &b));
     /// ```
     pub const fn ignore_element_size(mut self) -> Self {
@@ -589,9 +589,9 @@ impl LayoutEq {
     /// Do not compare `S(n)` (`.IgnoreMemorySpace()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, Layout};
-    /// let a = Layout::new([0, 1, 2]).with_memory_space(1);
-    /// let b = Layout::new([0, 1, 2]).with_memory_space(3);
+    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout};
+    /// let a = ArrayLayout::new([0, 1, 2]).with_memory_space(1);
+    /// let b = ArrayLayout::new([0, 1, 2]).with_memory_space(3);
     /// assert!(LayoutEq::new().ignore_memory_space().equal(&a, &b));
     /// ```
     pub const fn ignore_memory_space(mut self) -> Self {
@@ -602,9 +602,9 @@ impl LayoutEq {
     /// Do not compare split configs (`.IgnoreSplitConfigs()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, Layout, SplitConfig};
-    /// let a = Layout::new([0, 1, 2]).with_split_configs([SplitConfig::new(0, [2])]);
-    /// let b = Layout::new([0, 1, 2]).with_split_configs([SplitConfig::new(0, [3])]);
+    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout, SplitConfig};
+    /// let a = ArrayLayout::new([0, 1, 2]).with_split_configs([SplitConfig::new(0, [2])]);
+    /// let b = ArrayLayout::new([0, 1, 2]).with_split_configs([SplitConfig::new(0, [3])]);
     /// assert!(LayoutEq::new().ignore_split_configs().equal(&a, &b));
     /// ```
     pub const fn ignore_split_configs(mut self) -> Self {
@@ -616,10 +616,10 @@ impl LayoutEq {
     /// split configs.
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, Layout, SplitConfig};
-    /// let a = Layout::new([0, 1, 2]).with_split_configs([SplitConfig::new(0, [2])]);
-    /// assert!(LayoutEq::new().minor_to_major_only().equal(&a, &Layout::new([0, 1, 2])));
-    /// assert!(!LayoutEq::new().minor_to_major_only().equal(&a, &Layout::new([2, 1, 0])));
+    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout, SplitConfig};
+    /// let a = ArrayLayout::new([0, 1, 2]).with_split_configs([SplitConfig::new(0, [2])]);
+    /// assert!(LayoutEq::new().minor_to_major_only().equal(&a, &ArrayLayout::new([0, 1, 2])));
+    /// assert!(!LayoutEq::new().minor_to_major_only().equal(&a, &ArrayLayout::new([2, 1, 0])));
     /// ```
     pub const fn minor_to_major_only(self) -> Self {
         self.ignore_tiles()
@@ -632,12 +632,12 @@ impl LayoutEq {
     /// Compares two layouts under this configuration (XLA's `Layout::Equal::operator()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, Layout};
+    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout};
     /// let eq = LayoutEq::new().ignore_memory_space();
-    /// assert!(eq.equal(&Layout::new([1, 0]).with_memory_space(5), &Layout::new([1, 0])));
-    /// assert!(!eq.equal(&Layout::new([1, 0]), &Layout::new([0, 1])));
+    /// assert!(eq.equal(&ArrayLayout::new([1, 0]).with_memory_space(5), &ArrayLayout::new([1, 0])));
+    /// assert!(!eq.equal(&ArrayLayout::new([1, 0]), &ArrayLayout::new([0, 1])));
     /// ```
-    pub fn equal(&self, lhs: &Layout, rhs: &Layout) -> bool {
+    pub fn equal(&self, lhs: &ArrayLayout, rhs: &ArrayLayout) -> bool {
         lhs.minor_to_major == rhs.minor_to_major
             && (self.ignore_tiles || lhs.tiles == rhs.tiles)
             && (self.ignore_tail_padding

@@ -35,11 +35,12 @@ mod shape;
 pub mod shape_util;
 mod tiling;
 mod traverse;
+pub mod typed;
 mod validate;
 
 pub use error::{Error, ErrorKind, Errors};
 pub use expr::Expr;
-pub use layout::{Layout, PaddingValue, SplitConfig, Tile, TileDim};
+pub use layout::{ArrayLayout, PaddingValue, SplitConfig, Tile, TileDim};
 pub use parse::{MAX_NESTING, parse, parse_array};
 pub use primitive::{PrimitiveType, UnknownPrimitiveType};
 pub use render::render;

@@ -13,8 +13,8 @@ use core::ops::Range;
 
 use crate::lex::{Lexer, Tok, Token};
 use crate::{
-    ArrayShape, Dim, Error, ErrorKind, Errors, Layout, PrimitiveType, Shape, SplitConfig, Tile,
-    TileDim,
+    ArrayLayout, ArrayShape, Dim, Error, ErrorKind, Errors, PrimitiveType, Shape, SplitConfig,
+    Tile, TileDim,
 };
 
 /// The deepest tuple/buffer nesting the parser accepts. XLA allows 32768; real HLO nests a
@@ -357,7 +357,7 @@ impl<'a> Parser<'a> {
                 Shape::Opaque
             });
         };
-        let layout = layout.unwrap_or_else(|| Layout::descending(dims.len()));
+        let layout = layout.unwrap_or_else(|| ArrayLayout::descending(dims.len()));
         self.map.arrays.push(spans);
         Ok(Shape::Array(ArrayShape {
             element_type,
@@ -429,7 +429,10 @@ fn unknown_type(name: &str, span: &Range<usize>) -> Error {
 
 impl<'a> Parser<'a> {
     /// A layout follows `]` only when `{` is followed by an integer or `:` (XLA's lookahead).
-    fn parse_layout_if_present(&mut self, spans: &mut ArraySpans) -> Result<Option<Layout>, Error> {
+    fn parse_layout_if_present(
+        &mut self,
+        spans: &mut ArraySpans,
+    ) -> Result<Option<ArrayLayout>, Error> {
         if self.peek()?.tok != Tok::LBrace {
             return Ok(None);
         }
@@ -437,7 +440,7 @@ impl<'a> Parser<'a> {
             return Ok(None);
         }
         let open = self.next()?.span;
-        let mut layout = Layout::default();
+        let mut layout = ArrayLayout::default();
         if matches!(self.peek()?.tok, Tok::Int(_) | Tok::BadNumber(_)) {
             loop {
                 let (v, span) = self.int("a dimension number")?;
@@ -465,7 +468,7 @@ impl<'a> Parser<'a> {
 
     fn parse_attributes(
         &mut self,
-        layout: &mut Layout,
+        layout: &mut ArrayLayout,
         spans: &mut ArraySpans,
     ) -> Result<(), Error> {
         // Where each attribute was first written, and the latest in the order seen so far.
@@ -582,7 +585,7 @@ impl<'a> Parser<'a> {
 
     fn parse_tiles(
         &mut self,
-        layout: &mut Layout,
+        layout: &mut ArrayLayout,
         spans: &mut ArraySpans,
         t_span: &Range<usize>,
     ) -> Result<(), Error> {
@@ -630,7 +633,7 @@ impl<'a> Parser<'a> {
 
     fn parse_split_configs(
         &mut self,
-        layout: &mut Layout,
+        layout: &mut ArrayLayout,
         spans: &mut ArraySpans,
         sc_span: &Range<usize>,
     ) -> Result<(), Error> {

@@ -3,7 +3,7 @@
 
 use core::fmt::{self, Display, Formatter, Write};
 
-use crate::{ArrayShape, Dim, Layout, Shape, SplitConfig, Tile, TileDim};
+use crate::{ArrayLayout, ArrayShape, Dim, Shape, SplitConfig, Tile, TileDim};
 
 /// XLA prints `/*index=N*/` before every tuple element whose index is a positive multiple of
 /// this (`kAnnotationPrintInterval`).
@@ -65,7 +65,7 @@ impl Display for SplitConfig {
     }
 }
 
-impl Display for Layout {
+impl Display for ArrayLayout {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         f.write_char('{')?;
         join(f, &self.minor_to_major)?;

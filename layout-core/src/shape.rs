@@ -3,7 +3,7 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use crate::{Errors, Layout, PrimitiveType};
+use crate::{ArrayLayout, Errors, PrimitiveType};
 
 /// One array dimension as written between the brackets.
 ///
@@ -53,9 +53,9 @@ impl Dim {
 /// Every array has a layout; text without one gets the default, as XLA's parser does.
 ///
 /// ```
-/// use xla_layout_core::{ArrayShape, Layout, PrimitiveType, Tile};
+/// use xla_layout_core::{ArrayShape, ArrayLayout, PrimitiveType, Tile};
 /// let a = ArrayShape::new(PrimitiveType::Bf16, [8, 1, 1280, 16384]).with_layout(
-///     Layout::new([3, 2, 0, 1]).with_tiles([Tile::new([8, 128]), Tile::new([2, 1])]),
+///     ArrayLayout::new([3, 2, 0, 1]).with_tiles([Tile::new([8, 128]), Tile::new([2, 1])]),
 /// );
 /// assert_eq!(a.to_string(), "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}");
 /// assert!(a.validate().is_ok());
@@ -67,7 +67,7 @@ pub struct ArrayShape {
     /// Dimensions, logical dimension 0 first.
     pub dims: Vec<Dim>,
     /// The layout.
-    pub layout: Layout,
+    pub layout: ArrayLayout,
 }
 
 impl ArrayShape {
@@ -91,7 +91,7 @@ impl ArrayShape {
     /// ```
     pub fn with_dims(element_type: PrimitiveType, dims: impl IntoIterator<Item = Dim>) -> Self {
         let dims: Vec<Dim> = dims.into_iter().collect();
-        let layout = Layout::descending(dims.len());
+        let layout = ArrayLayout::descending(dims.len());
         ArrayShape {
             element_type,
             dims,
@@ -102,11 +102,11 @@ impl ArrayShape {
     /// Replaces the layout.
     ///
     /// ```
-    /// use xla_layout_core::{ArrayShape, Layout, PrimitiveType};
-    /// let a = ArrayShape::new(PrimitiveType::F32, [2, 3]).with_layout(Layout::new([0, 1]));
+    /// use xla_layout_core::{ArrayShape, ArrayLayout, PrimitiveType};
+    /// let a = ArrayShape::new(PrimitiveType::F32, [2, 3]).with_layout(ArrayLayout::new([0, 1]));
     /// assert_eq!(a.to_string(), "f32[2,3]{0,1}");
     /// ```
-    pub fn with_layout(mut self, layout: Layout) -> Self {
+    pub fn with_layout(mut self, layout: ArrayLayout) -> Self {
         self.layout = layout;
         self
     }
@@ -124,8 +124,8 @@ impl ArrayShape {
     /// returning all problems found.
     ///
     /// ```
-    /// use xla_layout_core::{ArrayShape, Layout, PrimitiveType};
-    /// let a = ArrayShape::new(PrimitiveType::F32, [2, 3]).with_layout(Layout::new([0, 0]));
+    /// use xla_layout_core::{ArrayShape, ArrayLayout, PrimitiveType};
+    /// let a = ArrayShape::new(PrimitiveType::F32, [2, 3]).with_layout(ArrayLayout::new([0, 0]));
     /// let errs = a.validate().unwrap_err();
     /// assert!(errs[0].message().contains("twice"));
     /// ```
@@ -171,8 +171,8 @@ impl Shape {
     /// Validates every array in the shape (see [`ArrayShape::validate`]).
     ///
     /// ```
-    /// use xla_layout_core::{ArrayShape, Layout, PrimitiveType, Shape};
-    /// let bad = ArrayShape::new(PrimitiveType::F32, [2]).with_layout(Layout::new([1]));
+    /// use xla_layout_core::{ArrayShape, ArrayLayout, PrimitiveType, Shape};
+    /// let bad = ArrayShape::new(PrimitiveType::F32, [2]).with_layout(ArrayLayout::new([1]));
     /// let s = Shape::Tuple(vec![Shape::Token, Shape::Array(bad)]);
     /// assert!(s.validate().is_err());
     /// ```

@@ -20,7 +20,7 @@ use crate::index_util::{
     linear_index_to_multidimensional_index, multidimensional_index_to_linear_index,
 };
 use crate::layout_util::{as_permutation, ceil_div, linear_index, max_split_size, static_dims};
-use crate::{ArrayShape, Dim, Layout, PrimitiveType, Shape, TileDim};
+use crate::{ArrayLayout, ArrayShape, Dim, PrimitiveType, Shape, TileDim};
 
 /// XLA's stored value of a dimension: the size, the bound of `<=N`, or `i64::MIN`
 /// (`Shape::kUnboundedSize`) for `?`.
@@ -270,7 +270,7 @@ pub fn move_dim_to_major(shape: &ArrayShape, dim: usize) -> ArrayShape {
         .filter(|&d| d != dim)
         .collect();
     m2m.push(dim);
-    shape.clone().with_layout(Layout::new(m2m))
+    shape.clone().with_layout(ArrayLayout::new(m2m))
 }
 
 /// The same bytes seen as a row-major array: dimensions reordered from most major to most
@@ -292,7 +292,7 @@ pub fn make_shape_with_descending_layout_and_same_physical_layout(
     let rank = shape.rank();
     let m2m = as_permutation(&shape.layout.minor_to_major, rank)?;
     let src = &shape.layout;
-    let mut layout = Layout::descending(rank)
+    let mut layout = ArrayLayout::descending(rank)
         .with_tiles(src.tiles.iter().cloned())
         .with_element_size_in_bits(src.element_size_in_bits)
         .with_tail_padding_alignment(src.tail_padding_alignment_in_elements)
@@ -813,7 +813,7 @@ pub fn update_element_size_in_bits(shape: &mut Shape, pack_subbyte_types: bool) 
 /// assert!(!device_shape_is_host_shape(&"f32[2,3]{1,0:S(5)}".parse().unwrap()));
 /// ```
 pub fn device_shape_is_host_shape(shape: &Shape) -> bool {
-    let is_host = |l: &Layout| {
+    let is_host = |l: &ArrayLayout| {
         l.tiles.is_empty()
             && l.memory_space == 0
             && l.element_size_in_bits == 0
@@ -839,7 +839,7 @@ pub fn device_shape_is_host_shape(shape: &Shape) -> bool {
 /// ```
 pub fn device_shape_to_host_shape(mut shape: Shape) -> Shape {
     fn clear(shape: &mut Shape) {
-        let host = |l: &mut Layout| {
+        let host = |l: &mut ArrayLayout| {
             l.tiles.clear();
             l.memory_space = 0;
             l.element_size_in_bits = 0;

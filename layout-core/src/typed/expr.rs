@@ -1,0 +1,126 @@
+//! Offset expressions as types: a [`Expr`](crate::Expr) that the `layout!` macro spells as
+//! nested generic types, evaluated by `#[inline(always)]` functions into straight-line code.
+
+use core::marker::PhantomData;
+
+use super::list::Nil;
+
+/// An index expression evaluated at a logical index (or, for inverses, at `[offset]`).
+///
+/// ```
+/// use xla_layout_core::typed::{Div, Eval, Idx, Rem};
+/// type Row = Rem<Div<Idx<1>, 8>, 16>;
+/// assert_eq!(<Row as Eval>::eval(&[0, 100]), 12);
+/// ```
+pub trait Eval {
+    /// The value at `index`.
+    fn eval(index: &[usize]) -> usize;
+}
+
+/// The constant 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Zero;
+
+/// Entry `D` of the index.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Idx<const D: usize>;
+
+/// `A * M + B`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MulAdd<A, const M: usize, B>(PhantomData<(A, B)>);
+
+/// `X / T`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Div<X, const T: usize>(PhantomData<X>);
+
+/// `X % T`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rem<X, const T: usize>(PhantomData<X>);
+
+/// `X * STRIDE + Rest`: a sum of strided terms, ended by [`Nil`] (0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Term<X, const STRIDE: usize, Rest>(PhantomData<(X, Rest)>);
+
+impl Eval for Zero {
+    #[inline(always)]
+    fn eval(_: &[usize]) -> usize {
+        0
+    }
+}
+
+impl Eval for Nil {
+    #[inline(always)]
+    fn eval(_: &[usize]) -> usize {
+        0
+    }
+}
+
+impl<const D: usize> Eval for Idx<D> {
+    #[inline(always)]
+    fn eval(index: &[usize]) -> usize {
+        index[D]
+    }
+}
+
+impl<A: Eval, const M: usize, B: Eval> Eval for MulAdd<A, M, B> {
+    #[inline(always)]
+    fn eval(index: &[usize]) -> usize {
+        A::eval(index).wrapping_mul(M).wrapping_add(B::eval(index))
+    }
+}
+
+impl<X: Eval, const T: usize> Eval for Div<X, T> {
+    #[inline(always)]
+    fn eval(index: &[usize]) -> usize {
+        X::eval(index) / T
+    }
+}
+
+impl<X: Eval, const T: usize> Eval for Rem<X, T> {
+    #[inline(always)]
+    fn eval(index: &[usize]) -> usize {
+        X::eval(index) % T
+    }
+}
+
+impl<X: Eval, const STRIDE: usize, Rest: Eval> Eval for Term<X, STRIDE, Rest> {
+    #[inline(always)]
+    fn eval(index: &[usize]) -> usize {
+        X::eval(index)
+            .wrapping_mul(STRIDE)
+            .wrapping_add(Rest::eval(index))
+    }
+}
+
+/// One expression per logical dimension (the inverse of an offset), ended by [`Nil`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Coords<X, Rest>(PhantomData<(X, Rest)>);
+
+/// Evaluates a [`Coords`] list into an index array.
+///
+/// ```
+/// use xla_layout_core::typed::{Coords, Div, EvalAll, Idx, Nil, Rem};
+/// type Inv = Coords<Div<Idx<0>, 3>, Coords<Rem<Idx<0>, 3>, Nil>>;
+/// let mut out = [0; 2];
+/// <Inv as EvalAll>::eval_into(&[7], &mut out);
+/// assert_eq!(out, [2, 1]);
+/// ```
+pub trait EvalAll {
+    /// Writes each expression's value at `index` into `out`, from `out[0]` on.
+    fn eval_into(index: &[usize], out: &mut [usize]);
+}
+
+impl EvalAll for Nil {
+    #[inline(always)]
+    fn eval_into(_: &[usize], _: &mut [usize]) {}
+}
+
+impl<X: Eval, Rest: EvalAll> EvalAll for Coords<X, Rest> {
+    #[inline(always)]
+    fn eval_into(index: &[usize], out: &mut [usize]) {
+        if let Some((first, rest)) = out.split_first_mut() {
+            *first = X::eval(index);
+            Rest::eval_into(index, rest);
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! Element value types that no common crate provides: packed sub-byte integers and floats,
+//! and the 8-bit float formats missing from `float8`.
+
+macro_rules! bits_type {
+    ($( $(#[$doc:meta])* $name:ident; )*) => {$(
+        $(#[$doc])*
+        ///
+        /// Holds the raw bits; conversions to and from numbers are the user's.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(transparent)]
+        pub struct $name(u8);
+
+        impl $name {
+            /// The element with these raw bits (only the type's low bits are kept).
+            pub const fn from_bits(bits: u8) -> Self {
+                $name(bits & Self::MASK)
+            }
+            /// The raw bits.
+            pub const fn to_bits(self) -> u8 {
+                self.0
+            }
+        }
+    )*};
+}
+
+bits_type! {
+    /// `f8e4m3`: IEEE-style 8-bit float with 4 exponent and 3 mantissa bits.
+    F8e4m3;
+    /// `f8e4m3b11fnuz`: 8-bit float e4m3, exponent bias 11, finite, unsigned zero.
+    F8e4m3b11fnuz;
+    /// `f8e3m4`: 8-bit float with 3 exponent and 4 mantissa bits.
+    F8e3m4;
+    /// `f8e5m2fnuz`: 8-bit float e5m2, finite, unsigned zero.
+    F8e5m2fnuz;
+    /// `f8e4m3fnuz`: 8-bit float e4m3, finite, unsigned zero.
+    F8e4m3fnuz;
+    /// `f8e8m0fnu`: 8-bit MX scale, exponent only.
+    F8e8m0fnu;
+    /// `f4e2m1fn`: 4-bit MX float (sign, 2 exponent bits, 1 mantissa bit), packed by `E(4)`.
+    F4e2m1fn;
+}
+
+macro_rules! mask {
+    ($($name:ident = $mask:literal;)*) => {$(
+        impl $name {
+            /// The bits of the storage byte that the element uses.
+            pub const MASK: u8 = $mask;
+        }
+    )*};
+}
+
+mask! {
+    F8e4m3 = 0xff;
+    F8e4m3b11fnuz = 0xff;
+    F8e3m4 = 0xff;
+    F8e5m2fnuz = 0xff;
+    F8e4m3fnuz = 0xff;
+    F8e8m0fnu = 0xff;
+    F4e2m1fn = 0x0f;
+}
+
+macro_rules! packed_int {
+    ($( $(#[$doc:meta])* $name:ident($repr:ty, $bits:literal, $signed:literal); )*) => {$(
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(transparent)]
+        pub struct $name($repr);
+
+        impl $name {
+            /// Width in bits.
+            pub const BITS: u32 = $bits;
+            /// The smallest value.
+            pub const MIN: $repr = if $signed { -(1 << ($bits - 1)) } else { 0 } as $repr;
+            /// The largest value.
+            pub const MAX: $repr = if $signed { (1 << ($bits - 1)) - 1 } else { (1 << $bits) - 1 } as $repr;
+
+            /// The value, or `None` if it does not fit in the type's bits.
+            pub const fn new(v: $repr) -> Option<Self> {
+                if v >= Self::MIN && v <= Self::MAX { Some($name(v)) } else { None }
+            }
+            /// The value.
+            pub const fn get(self) -> $repr {
+                self.0
+            }
+            /// The value's low `BITS` bits, as packed in memory.
+            pub const fn to_bits(self) -> u8 {
+                (self.0 as u8) & ((1u16 << $bits) - 1) as u8
+            }
+            /// The value stored in the low `BITS` bits (sign-extended for signed types).
+            pub const fn from_bits(bits: u8) -> Self {
+                let shift = 8 - $bits;
+                if $signed {
+                    $name((((bits << shift) as i8) >> shift) as $repr)
+                } else {
+                    $name(((bits << shift) >> shift) as $repr)
+                }
+            }
+        }
+    )*};
+}
+
+packed_int! {
+    /// `s4`: a 4-bit signed integer (-8..=7), packed two per byte by `E(4)`.
+    ///
+    /// ```
+    /// use xla_layout_core::typed::I4;
+    /// assert_eq!(I4::new(-3).unwrap().to_bits(), 0b1101);
+    /// assert_eq!(I4::from_bits(0b1101).get(), -3);
+    /// assert!(I4::new(8).is_none());
+    /// ```
+    I4(i8, 4, true);
+    /// `s2`: a 2-bit signed integer (-2..=1).
+    ///
+    /// ```
+    /// assert_eq!(xla_layout_core::typed::I2::from_bits(0b10).get(), -2);
+    /// ```
+    I2(i8, 2, true);
+    /// `s1`: a 1-bit signed integer (-1..=0).
+    ///
+    /// ```
+    /// assert_eq!(xla_layout_core::typed::I1::from_bits(1).get(), -1);
+    /// ```
+    I1(i8, 1, true);
+    /// `u4`: a 4-bit unsigned integer (0..=15).
+    ///
+    /// ```
+    /// assert_eq!(xla_layout_core::typed::U4::new(15).unwrap().to_bits(), 15);
+    /// ```
+    U4(u8, 4, false);
+    /// `u2`: a 2-bit unsigned integer (0..=3).
+    ///
+    /// ```
+    /// assert_eq!(xla_layout_core::typed::U2::from_bits(0b111).get(), 3);
+    /// ```
+    U2(u8, 2, false);
+    /// `u1`: a 1-bit unsigned integer (0..=1).
+    ///
+    /// ```
+    /// assert!(xla_layout_core::typed::U1::new(2).is_none());
+    /// ```
+    U1(u8, 1, false);
+}
