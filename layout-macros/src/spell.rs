@@ -247,14 +247,22 @@ fn array_type(
         .map(|&p| p as usize)
         .collect();
     let padded = list(&root, &padded);
-    let [bits, elements, physical, bytes, tiled] = [
+    let [bits, elements, physical, bytes, tiled, prefix] = [
         plan.element_bits(),
         plan.elements(),
         plan.physical_elements(),
         plan.size_bytes(),
         plan.tiled_elements(),
+        plan.prefix_bytes(),
     ]
     .map(Literal::usize_unsuffixed);
+    // Elements are stored one per slot unless E(n) packs them or an M(n) prefix shifts them.
+    let natural = plan.element_bits() == a.element_type.storage_bits() as usize;
+    let storage = if natural && plan.prefix_bytes() == 0 {
+        quote!(#root::Direct)
+    } else {
+        quote!(#root::Packed)
+    };
     let space = Literal::u8_unsuffixed(a.layout.memory_space as u8);
     let padding = Literal::u8_unsuffixed(padding_code(a.layout.padding_value));
     let text_len = Literal::usize_unsuffixed(canonical.len());
@@ -275,10 +283,11 @@ fn array_type(
         #root::Array<
             #root::elem::#elem,
             #rank,
+            #storage,
             #dims,
             #m2m,
             #padded,
-            #root::Meta<#bits, #space, #elements, #physical, #bytes, #padding, #tiled>,
+            #root::Meta<#bits, #space, #elements, #physical, #bytes, #padding, #tiled, #prefix>,
             #root::Text<#text_len, #text>,
             #offset,
             #inverse,

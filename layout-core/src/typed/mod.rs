@@ -11,6 +11,7 @@ pub mod elem;
 mod expr;
 mod list;
 mod scalar;
+mod storage;
 
 use core::marker::PhantomData;
 
@@ -23,6 +24,7 @@ pub use scalar::{
     F4e2m1fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu, I1, I2, I4, U1, U2,
     U4,
 };
+pub use storage::{Bits, Direct, Packed, StorageKind};
 
 use crate::{ArrayShape, PaddingValue, Plan, PrimitiveType};
 
@@ -37,9 +39,9 @@ use crate::{ArrayShape, PaddingValue, Plan, PrimitiveType};
 ///     format!("{} has {} elements in {} bytes", L::CANONICAL, L::ELEMENTS, L::SIZE_BYTES)
 /// }
 /// # let _ = describe::<xla_layout_core::typed::Array<
-/// #     xla_layout_core::typed::elem::F32, 0, xla_layout_core::typed::Nil,
+/// #     xla_layout_core::typed::elem::F32, 0, xla_layout_core::typed::Direct, xla_layout_core::typed::Nil,
 /// #     xla_layout_core::typed::Nil, xla_layout_core::typed::Nil,
-/// #     xla_layout_core::typed::Meta<32, 0, 1, 1, 4, 0, 1>,
+/// #     xla_layout_core::typed::Meta<32, 0, 1, 1, 4, 0, 1, 0>,
 /// #     xla_layout_core::typed::Text<5, xla_layout_core::typed::Chunk<0x6633325b5d0000000000000000000000, xla_layout_core::typed::Nil>>,
 /// #     xla_layout_core::typed::Nil, xla_layout_core::typed::Nil>>;
 /// ```
@@ -66,12 +68,25 @@ pub trait Layout: 'static {
     const CANONICAL: &'static str;
     /// The Rust type of one element (`f32`, `half::bf16`, [`I4`], ...).
     type Elem: Copy + Default + PartialEq + core::fmt::Debug + 'static;
+    /// The unit of a buffer of this layout: `Elem` for [`Direct`] storage, `u8` for
+    /// [`Packed`] (when `E(n)` differs from the natural width, or with an `M(n)` prefix).
+    type Word: Copy + Default + PartialEq + core::fmt::Debug + 'static;
+    /// True when elements are packed as bits in a byte buffer.
+    const PACKED: bool;
+    /// Length of a buffer of this layout, in [`Word`](Layout::Word)s.
+    const STORAGE_WORDS: usize;
     /// A logical index: `[usize; RANK]`.
     type Index: Copy + AsRef<[usize]> + AsMut<[usize]> + core::fmt::Debug + PartialEq + Default;
 
     /// The element offset (in elements) of a logical index. In-bounds indices are checked
     /// only by `debug_assert!`; release builds compile this to the closed form.
     fn offset(index: Self::Index) -> usize;
+
+    /// The element in slot `offset` of a buffer.
+    fn load(words: &[Self::Word], offset: usize) -> Self::Elem;
+
+    /// Writes the element in slot `offset` of a buffer.
+    fn store(words: &mut [Self::Word], offset: usize, value: Self::Elem);
 
     /// [`offset`](Layout::offset) for an in-bounds index, else `None`.
     fn checked_offset(index: Self::Index) -> Option<usize>;
@@ -94,7 +109,8 @@ pub trait Layout: 'static {
 
 /// Constants of an [`Array`] computed when the macro expanded: storage bits per element,
 /// memory space, logical and physical element counts, bytes, legacy padding value
-/// (0 unknown, 1 zero, 2 one, 3 lowest, 4 highest) and the tiled slot count before `L`.
+/// (0 unknown, 1 zero, 2 one, 3 lowest, 4 highest), the tiled slot count before `L`, and the
+/// `M(n)` metadata prefix in bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Meta<
     const BITS: usize,
@@ -104,6 +120,7 @@ pub struct Meta<
     const BYTES: usize,
     const PADDING: u8,
     const TILED: usize,
+    const PREFIX: usize,
 >;
 
 /// Read access to a [`Meta`]'s constants.
@@ -122,6 +139,8 @@ pub trait MetaInfo {
     const PADDING: u8;
     /// Tiled slots before `L` rounding.
     const TILED: usize;
+    /// `M(n)` prefix bytes.
+    const PREFIX: usize;
 }
 
 impl<
@@ -132,7 +151,8 @@ impl<
     const BYTES: usize,
     const PADDING: u8,
     const TILED: usize,
-> MetaInfo for Meta<BITS, SPACE, ELEMENTS, PHYSICAL, BYTES, PADDING, TILED>
+    const PREFIX: usize,
+> MetaInfo for Meta<BITS, SPACE, ELEMENTS, PHYSICAL, BYTES, PADDING, TILED, PREFIX>
 {
     const BITS: usize = BITS;
     const SPACE: u8 = SPACE;
@@ -141,6 +161,7 @@ impl<
     const BYTES: usize = BYTES;
     const PADDING: u8 = PADDING;
     const TILED: usize = TILED;
+    const PREFIX: usize = PREFIX;
 }
 
 /// The padding value of a [`Meta`] code.
@@ -175,18 +196,19 @@ pub const fn padding_code(value: PaddingValue) -> u8 {
 /// none), [`Meta`], the canonical [`Text`], the offset [`Term`] sum and the inverse
 /// [`Coords`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Array<E, const RANK: usize, Dims, M2m, Padded, M, Canon, Offset, Inverse>(
-    ArrayMarker<E, Dims, M2m, Padded, M, Canon, Offset, Inverse>,
+pub struct Array<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse>(
+    ArrayMarker<E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse>,
 );
 
 /// The type arguments of an [`Array`], held only as a marker.
-type ArrayMarker<E, Dims, M2m, Padded, M, Canon, Offset, Inverse> =
-    PhantomData<fn() -> (E, Dims, M2m, Padded, M, Canon, Offset, Inverse)>;
+type ArrayMarker<E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse> =
+    PhantomData<fn() -> (E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse)>;
 
-impl<E, const RANK: usize, Dims, M2m, Padded, M, Canon, Offset, Inverse> Layout
-    for Array<E, RANK, Dims, M2m, Padded, M, Canon, Offset, Inverse>
+impl<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse> Layout
+    for Array<E, RANK, S, Dims, M2m, Padded, M, Canon, Offset, Inverse>
 where
     E: ElementType,
+    S: StorageKind<E::Elem>,
     Dims: List + 'static,
     M2m: List + 'static,
     Padded: List + 'static,
@@ -207,7 +229,20 @@ where
     const SIZE_BYTES: usize = M::BYTES;
     const CANONICAL: &'static str = Canon::STR;
     type Elem = E::Elem;
+    type Word = S::Word;
+    const PACKED: bool = S::PACKED;
+    const STORAGE_WORDS: usize = if S::PACKED { M::BYTES } else { M::PHYSICAL };
     type Index = [usize; RANK];
+
+    #[inline(always)]
+    fn load(words: &[S::Word], offset: usize) -> E::Elem {
+        S::load(words, offset, M::BITS, M::PREFIX)
+    }
+
+    #[inline(always)]
+    fn store(words: &mut [S::Word], offset: usize, value: E::Elem) {
+        S::store(words, offset, M::BITS, M::PREFIX, value);
+    }
 
     #[inline(always)]
     fn offset(index: [usize; RANK]) -> usize {
