@@ -1,5 +1,7 @@
 //! The `xla-layout` command: check and explain XLA shape-and-layout strings.
 
+#![forbid(unsafe_code)]
+
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 

@@ -207,6 +207,75 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// A normal form of the map from element number (logical row-major linear index) to
+    /// offset: two layouts of the same element type and storage size put every element at
+    /// the same offset exactly when their signatures are equal. Used to check bitcasts.
+    ///
+    /// For layouts without `*` and without padding slots it is the coalesced list of
+    /// `(size, stride)` modes, most significant first (so a reshape that keeps the memory
+    /// order has the same signature); other layouts get `usize::MAX` followed by their dims,
+    /// physical order and tiling steps, so they match only the same layout.
+    ///
+    /// ```
+    /// use xla_layout_core::{parse_array, Plan};
+    /// let sig = |t: &str| Plan::new(&parse_array(t).unwrap()).unwrap().bitcast_signature();
+    /// assert_eq!(sig("f32[3,4]{1,0}"), [12, 1]);
+    /// assert_eq!(sig("f32[3,4]{1,0}"), sig("f32[6,2]{1,0}"));
+    /// assert_eq!(sig("f32[3,2,2]{1,0,2}"), sig("f32[6,2]{0,1}")); // XLA's ReshapeIsBitcast test
+    /// assert_ne!(sig("f32[3,4]{1,0}"), sig("f32[3,4]{0,1}"));
+    /// ```
+    pub fn bitcast_signature(&self) -> Vec<usize> {
+        let combines = self.steps.iter().any(|s| matches!(s, Step::Combine { .. }));
+        if combines || self.tiled_elements != self.elements() {
+            return self.opaque_signature();
+        }
+        // Each expanded coordinate steps one logical dimension by a weight; a dimension's
+        // modes are its coordinates from the heaviest weight down.
+        let mut modes: Vec<(usize, usize, usize, usize)> = Vec::new();
+        for (&size, &stride) in self.expanded.iter().zip(&self.strides) {
+            if size == 1 {
+                continue;
+            }
+            let Some(step) = self.index_of(stride) else {
+                return self.opaque_signature();
+            };
+            let Some((d, &w)) = step.iter().enumerate().find(|(_, w)| **w > 0) else {
+                return self.opaque_signature();
+            };
+            modes.push((d, usize::MAX - w, size, stride));
+        }
+        modes.sort_unstable();
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        for (_, _, size, stride) in modes {
+            match out.last_mut() {
+                Some(last) if last.1 == size * stride => *last = (last.0 * size, stride),
+                _ => out.push((size, stride)),
+            }
+        }
+        out.into_iter().flat_map(|(s, t)| [s, t]).collect()
+    }
+
+    fn opaque_signature(&self) -> Vec<usize> {
+        let mut sig = alloc::vec![usize::MAX, self.dims.len()];
+        sig.extend(&self.dims);
+        sig.extend(&self.physical);
+        sig.extend(&self.tiling_stages()[0]);
+        for step in &self.steps {
+            match step {
+                Step::Pad { by } => sig.extend([1, *by]),
+                Step::Combine { at, .. } => sig.extend([2, *at]),
+                Step::Tile { start, sizes, .. } => {
+                    sig.extend([3, *start, sizes.len()]);
+                    sig.extend(sizes.iter().map(|&t| t as usize));
+                }
+            }
+        }
+        sig.push(self.physical_elements());
+        sig
+    }
+}
+
 fn shift(t: usize) -> Option<u32> {
     t.is_power_of_two().then(|| t.trailing_zeros())
 }

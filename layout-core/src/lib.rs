@@ -17,7 +17,7 @@
 //! assert_eq!(errs.len(), 2);
 //! ```
 #![no_std]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 extern crate alloc;
 
@@ -33,6 +33,7 @@ mod print;
 mod render;
 mod shape;
 pub mod shape_util;
+pub mod tensor;
 mod tiling;
 mod traverse;
 pub mod typed;

@@ -233,7 +233,11 @@ pub struct MemoryOrder {
     position: Vec<(Option<usize>, usize)>,
     /// Logical row-major linear-index contribution of each group coordinate, per group.
     linear: Vec<Vec<usize>>,
+    /// Each group coordinate split into its dimensions' indices, per group.
+    split: Vec<Vec<usize>>,
     local: Vec<usize>,
+    /// Group coordinates of the element returned last.
+    current_coords: Vec<usize>,
     digits: Vec<usize>,
     free_nonzero: usize,
     offset: usize,
@@ -268,9 +272,25 @@ impl MemoryOrder {
                     .collect()
             })
             .collect();
+        let split = groups
+            .groups
+            .iter()
+            .map(|g| {
+                (0..g.size())
+                    .flat_map(|c| {
+                        g.dims
+                            .iter()
+                            .zip(&g.strides)
+                            .map(move |(&d, &s)| (c / s) % plan.dims[d])
+                    })
+                    .collect()
+            })
+            .collect();
         let empty = plan.elements() == 0;
         MemoryOrder {
+            split,
             local: vec![0; groups.groups.len()],
+            current_coords: vec![0; groups.groups.len()],
             groups,
             expanded: plan.expanded.clone(),
             digits: vec![0; plan.expanded.len()],
@@ -282,8 +302,9 @@ impl MemoryOrder {
         }
     }
 
-    /// The item at the current slot, or `None` for padding.
-    fn current(&self) -> Option<(usize, usize)> {
+    /// The item at the current slot (recording its group coordinates), or `None` for
+    /// padding.
+    fn current(&mut self) -> Option<(usize, usize)> {
         if self.free_nonzero > 0 {
             return None;
         }
@@ -293,6 +314,7 @@ impl MemoryOrder {
             if c == PADDING {
                 return None;
             }
+            self.current_coords[g] = c;
             linear += self.linear[g][c];
         }
         Some((self.offset, linear))
@@ -317,6 +339,31 @@ impl MemoryOrder {
                 return;
             }
         }
+    }
+}
+
+impl MemoryOrder {
+    /// Like [`next`](Iterator::next), but writes the element's logical multi-index into
+    /// `index` (one entry per dimension) and returns its offset.
+    ///
+    /// ```
+    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[2,3]{0,1}").unwrap()).unwrap();
+    /// let mut order = p.memory_order();
+    /// let mut index = [0; 2];
+    /// assert_eq!(order.next_with_index(&mut index), Some(0));
+    /// assert_eq!(order.next_with_index(&mut index), Some(1));
+    /// assert_eq!(index, [1, 0]);
+    /// ```
+    pub fn next_with_index(&mut self, index: &mut [usize]) -> Option<usize> {
+        let (offset, _) = self.next()?;
+        for (g, group) in self.groups.groups.iter().enumerate() {
+            let c = self.current_coords[g];
+            let coords = &self.split[g][c * group.dims.len()..(c + 1) * group.dims.len()];
+            for (&d, &x) in group.dims.iter().zip(coords) {
+                index[d] = x;
+            }
+        }
+        Some(offset)
     }
 }
 

@@ -5,10 +5,14 @@
 //! Use it through the `xla-layout` facade, whose documentation of `layout!` has the grammar
 //! and examples.
 
+#![forbid(unsafe_code)]
+
+mod skeleton;
 mod source;
 mod spell;
 
-use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream, TokenTree};
+use xla_layout_core::{Error, ErrorKind};
 
 /// Expands an XLA shape-and-layout literal to its layout type. See the `xla-layout` crate's
 /// documentation of `layout!` for the grammar, options, errors and examples.
@@ -27,29 +31,74 @@ pub fn layout(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
 }
 
 fn expand(input: TokenStream) -> Result<TokenStream, Vec<syn::Error>> {
-    let mut tokens: Vec<TokenTree> = input.into_iter().collect();
+    let mut tokens = skeleton::flatten(input);
     // The literal ends at the first top-level comma; options follow it.
     let split = tokens
         .iter()
-        .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',' ));
-    let options: TokenStream = match split {
-        Some(i) => tokens.split_off(i).into_iter().skip(1).collect(),
-        None => TokenStream::new(),
+        .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','));
+    let options: Vec<TokenTree> = match split {
+        Some(i) => tokens.split_off(i),
+        None => Vec::new(),
     };
     if tokens.is_empty() {
+        let span = options
+            .first()
+            .map_or_else(Span::call_site, TokenTree::span);
         return Err(vec![syn::Error::new(
-            proc_macro2::Span::call_site(),
-            "expected a shape literal, such as `layout!(f32[2,3]{1,0})`",
+            span,
+            "expected a shape literal before the options, such as `layout!(f32[2,3]{1,0})`",
         )]);
     }
-    if let [TokenTree::Group(g)] = tokens.as_slice()
-        && g.delimiter() == Delimiter::None
-    {
-        tokens = g.stream().into_iter().collect();
+    let source = source::Source::new(&tokens);
+    let node = skeleton::read(&tokens);
+    let options = spell::Options::parse(options.into_iter().skip(1).collect());
+    let mut errors = Vec::new();
+    let (shape, complete) = match xla_layout_core::parse(source.text()) {
+        Ok(shape) => (Some(shape), true),
+        Err(parse_errors) => {
+            errors.extend(parse_errors.iter().map(|e| source.error(e)));
+            (None, parse_errors.iter().all(parser_went_on))
+        }
+    };
+    // Once the parser has got through the whole literal, its tokens follow the grammar, and
+    // every part that cannot be a static type is reported too.
+    if let (true, Some(node)) = (complete, &node) {
+        errors.extend(skeleton::not_static(node));
     }
-    let source = source::Source::new(tokens);
-    let options = spell::Options::parse(options)?;
-    let shape = xla_layout_core::parse(source.text())
-        .map_err(|errors| errors.iter().map(|e| source.error(e)).collect::<Vec<_>>())?;
-    spell::shape_type(&shape, &source, &options)
+    match (shape, options) {
+        (Some(shape), Ok(options)) if errors.is_empty() => {
+            spell::shape_type(&shape, node.as_ref(), &source, &options)
+        }
+        (_, options) => {
+            errors.extend(options.err().into_iter().flatten());
+            Err(errors)
+        }
+    }
+}
+
+/// Whether the parser goes on after an error of this kind (a bad value in a well-formed
+/// literal), rather than stopping where the grammar broke.
+fn parser_went_on(e: &Error) -> bool {
+    matches!(
+        e.kind(),
+        ErrorKind::IntegerOverflow
+            | ErrorKind::DuplicateAttribute
+            | ErrorKind::AttributeOutOfOrder
+            | ErrorKind::NotAnArray
+            | ErrorKind::NegativeDimension
+            | ErrorKind::MinorToMajorLength
+            | ErrorKind::MinorToMajorOutOfRange
+            | ErrorKind::MinorToMajorDuplicate
+            | ErrorKind::EmptyTile
+            | ErrorKind::NonPositiveTileDimension
+            | ErrorKind::CombineInMinorPosition
+            | ErrorKind::InvalidTailPadding
+            | ErrorKind::NegativeElementSize
+            | ErrorKind::MemorySpaceOutOfRange
+            | ErrorKind::SplitDimensionOutOfRange
+            | ErrorKind::SplitDimensionDuplicate
+            | ErrorKind::SplitIndicesNotIncreasing
+            | ErrorKind::SplitIndexOutOfRange
+            | ErrorKind::SizeOverflow
+    )
 }

@@ -3,15 +3,24 @@
 use proc_macro2::{Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 use xla_layout_core::typed::{marker_name, padding_code, text_chunks};
-use xla_layout_core::{ArrayShape, Dim, Expr, PaddingValue, Plan, Shape};
+use xla_layout_core::{ArrayShape, ErrorKind, Errors, Expr, PaddingValue, Plan, Shape};
 
+use crate::skeleton::{Node, not_an_array_message};
 use crate::source::{Source, spanned};
 
 /// The options after the literal: `padded = [..]` and `padding = zero|one|lowest|highest`.
 #[derive(Default)]
 pub(crate) struct Options {
-    padded: Option<(Vec<i64>, Span, Span)>,
+    padded: Option<Padded>,
     padding: Option<(PaddingValue, Span, Span)>,
+}
+
+/// `padded = [N, ...]`: the sizes with the span of each, and the spans of the whole option
+/// and of the `[...]` list.
+struct Padded {
+    sizes: Vec<(i64, Span)>,
+    option: (Span, Span),
+    list: Span,
 }
 
 const OPTIONS_HELP: &str =
@@ -50,7 +59,13 @@ impl Options {
                     let parsed = parse_padded(value);
                     match (parsed, &options.padded) {
                         (_, Some(_)) => errors.push(duplicate()),
-                        (Ok(p), None) => options.padded = Some((p, first, last)),
+                        (Ok((sizes, list)), None) => {
+                            options.padded = Some(Padded {
+                                sizes,
+                                option: (first, last),
+                                list,
+                            });
+                        }
                         (Err(e), None) => errors.push(e),
                     }
                 }
@@ -76,7 +91,7 @@ impl Options {
                 }
                 other => errors.push(spanned(
                     first,
-                    last,
+                    first,
                     format!("unknown option `{other}`; {OPTIONS_HELP}"),
                 )),
             }
@@ -96,7 +111,8 @@ impl Options {
     }
 }
 
-fn parse_padded(value: &[TokenTree]) -> Result<Vec<i64>, syn::Error> {
+/// The sizes of `padded = [N, ...]`, each with its span, and the span of the list.
+fn parse_padded(value: &[TokenTree]) -> Result<(Vec<(i64, Span)>, Span), syn::Error> {
     let (first, last) = first_last(value);
     let not_a_list = || {
         spanned(
@@ -112,51 +128,65 @@ fn parse_padded(value: &[TokenTree]) -> Result<Vec<i64>, syn::Error> {
         return Err(not_a_list());
     }
     let items: Vec<TokenTree> = g.stream().into_iter().collect();
+    let items: Vec<&[TokenTree]> = items
+        .split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','))
+        .collect();
     let mut sizes = Vec::new();
-    for item in items.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+    for (i, item) in items.iter().enumerate() {
         match item {
             [TokenTree::Literal(l)] => match l.to_string().parse::<i64>() {
-                Ok(n) => sizes.push(n),
+                Ok(n) => sizes.push((n, l.span())),
                 Err(_) => {
-                    return Err(spanned(l.span(), l.span(), "expected a whole number"));
+                    return Err(spanned(l.span(), l.span(), PADDED_SIZE));
                 }
             },
-            [] => {}
+            // `[]`, or the end after a trailing comma.
+            [] if i + 1 == items.len() => {}
+            [] => return Err(spanned(g.span(), g.span(), PADDED_SIZE)),
             other => {
                 let (f, l) = first_last(other);
-                return Err(spanned(f, l, "expected a whole number"));
+                return Err(spanned(f, l, PADDED_SIZE));
             }
         }
     }
-    Ok(sizes)
+    Ok((sizes, g.span()))
 }
 
-/// The type of a parsed, valid shape.
+const PADDED_SIZE: &str =
+    "expected a padded size: a whole number from 0 to 9223372036854775807, such as `5`";
+
+/// The type of a parsed, valid shape whose tokens are `node` (`None` if they could not be
+/// read, in which case errors point at the whole literal).
 pub(crate) fn shape_type(
     shape: &Shape,
+    node: Option<&Node>,
     source: &Source,
     options: &Options,
 ) -> Result<TokenStream, Vec<syn::Error>> {
     let whole = source.spans_of(0..source.text().len());
-    if options.padded.is_some() && !matches!(shape, Shape::Array(_) | Shape::Buffer(_)) {
-        let (_, f, l) = options
-            .padded
-            .as_ref()
-            .map_or((Vec::new(), whole.0, whole.1), Clone::clone);
-        return Err(vec![spanned(
-            f,
-            l,
-            "`padded` applies to an array literal only",
-        )]);
-    }
-    match shape {
-        Shape::Array(a) => array_type(a, source, options),
-        Shape::Buffer(a) => array_type(a, source, options),
-        Shape::Tuple(elements) => {
+    match (shape, node) {
+        (Shape::Array(a), _) => array_type(a, node, whole, options),
+        (Shape::Buffer(a), Some(Node::Buffer(inner))) => array_type(a, Some(inner), whole, options),
+        (Shape::Buffer(a), _) => array_type(a, None, whole, options),
+        (Shape::Tuple(elements), _) => {
+            if let Some(padded) = &options.padded {
+                let (f, l) = padded.option;
+                return Err(vec![spanned(
+                    f,
+                    l,
+                    "`padded` applies to an array literal only, not to a tuple",
+                )]);
+            }
+            let nodes = match node {
+                Some(Node::Tuple(nodes)) if nodes.len() == elements.len() => {
+                    nodes.iter().map(Some).collect()
+                }
+                _ => vec![None; elements.len()],
+            };
             let mut types = Vec::new();
             let mut errors = Vec::new();
-            for e in elements {
-                match shape_type(e, source, &Options::default()) {
+            for (e, n) in elements.iter().zip(nodes) {
+                match shape_type(e, n, source, &Options::default()) {
                     Ok(t) => types.push(t),
                     Err(e) => errors.extend(e),
                 }
@@ -167,65 +197,55 @@ pub(crate) fn shape_type(
                 Err(errors)
             }
         }
-        Shape::Token | Shape::Opaque => {
-            let name = if matches!(shape, Shape::Token) {
-                "token"
-            } else {
-                "opaque"
-            };
-            let spans = source.tokens_with_text(name);
-            let (f, l) = spans.first().map_or(whole, |&s| (s, s));
-            Err(vec![spanned(
-                f,
-                l,
-                format!(
-                    "`{name}[]` is not an array, so it has no layout type; layout! makes array \
-                     types and tuples of them (parse `{name}[]` at run time with \
-                     `xla_layout::parse` if you need the shape)"
-                ),
-            )])
-        }
+        // Reported with the spans of their own tokens (`skeleton::not_static`) when the
+        // literal's tokens could be read; this is the fallback.
+        (Shape::Token, _) => Err(vec![spanned(
+            whole.0,
+            whole.1,
+            not_an_array_message("token"),
+        )]),
+        (Shape::Opaque, _) => Err(vec![spanned(
+            whole.0,
+            whole.1,
+            not_an_array_message("opaque"),
+        )]),
     }
 }
 
 fn array_type(
     a: &ArrayShape,
-    source: &Source,
+    node: Option<&Node>,
+    whole: (Span, Span),
     options: &Options,
 ) -> Result<TokenStream, Vec<syn::Error>> {
-    if a.dims.contains(&Dim::Unbounded) {
-        let spans = source.tokens_with_text("?");
-        let message = "`?` is an unbounded dynamic dimension, but a layout! type needs a size: \
-                       write a static size, or a bound `<=N` (the layout then uses N); parse the \
-                       text at run time with `xla_layout::parse` to keep it unbounded";
-        return Err(spans.iter().map(|&s| spanned(s, s, message)).collect());
-    }
+    let array = node.and_then(Node::array_span).unwrap_or(whole);
     let mut a = a.clone();
-    if let Some((padded, f, l)) = &options.padded {
+    if let Some(padded) = &options.padded {
         let value = options
             .padding
             .as_ref()
             .map_or(PaddingValue::Unknown, |p| p.0);
-        a.layout = a.layout.clone().with_padding(padded.iter().copied(), value);
-        if let Err(errors) = a.validate() {
-            return Err(errors
-                .iter()
-                .map(|e| spanned(*f, *l, e.message()))
-                .collect());
-        }
+        a.layout = a
+            .layout
+            .clone()
+            .with_padding(padded.sizes.iter().map(|&(n, _)| n), value);
+        a.validate()
+            .map_err(|errors| padded_errors(&a, padded, &errors))?;
     }
-    let whole = source.spans_of(0..source.text().len());
     let plan = Plan::new(&a).map_err(|errors| {
+        // Past validation, a plan fails only on a shape too wide to index: tiles that expand
+        // it past `MAX_EXPANDED_RANK` dimensions, or too many dimensions to begin with.
+        let (f, l) = node.and_then(Node::tiles_span).unwrap_or(array);
         errors
             .iter()
-            .map(|e| spanned(whole.0, whole.1, e.message()))
+            .map(|e| spanned(f, l, e.message()))
             .collect::<Vec<_>>()
     })?;
     let canonical = a.to_string();
     let Some(chunks) = text_chunks(&canonical) else {
         return Err(vec![spanned(
-            whole.0,
-            whole.1,
+            array.0,
+            array.1,
             format!(
                 "the canonical text of this layout is {} bytes; layout! types hold at most {}",
                 canonical.len(),
@@ -271,6 +291,7 @@ fn array_type(
         quote!(#root::Chunk<#c, #rest>)
     });
     let offset = expr(&root, &plan.offset_expr());
+    let signature = list(&root, &plan.bitcast_signature());
     let inverse = plan
         .index_exprs()
         .iter()
@@ -291,8 +312,34 @@ fn array_type(
             #root::Text<#text_len, #text>,
             #offset,
             #inverse,
+            #signature,
         >
     })
+}
+
+/// The errors that `padded = [..]` makes in a valid array, each on the padded size at fault
+/// (a size smaller than its dimension), or on the list (the wrong count, an overflow).
+fn padded_errors(a: &ArrayShape, padded: &Padded, errors: &Errors) -> Vec<syn::Error> {
+    // The validator reports too-small sizes in dimension order.
+    let mut too_small = padded
+        .sizes
+        .iter()
+        .zip(&a.dims)
+        .filter(|((n, _), d)| d.extent().is_some_and(|e| *n < e))
+        .map(|(&(_, span), _)| span);
+    let count_ok = padded.sizes.len() == a.dims.len();
+    errors
+        .iter()
+        .map(|e| {
+            let span = match e.kind() {
+                ErrorKind::InvalidPaddedDimensions if count_ok => {
+                    too_small.next().unwrap_or(padded.list)
+                }
+                _ => padded.list,
+            };
+            spanned(span, span, e.message())
+        })
+        .collect()
 }
 
 fn list(root: &TokenStream, items: &[usize]) -> TokenStream {

@@ -2,8 +2,8 @@
 
 use core::marker::PhantomData;
 
-/// How many entries a type-level list can hold (dimensions, minor_to_major).
-pub const LIST_CAPACITY: usize = 64;
+/// How many entries a type-level list can hold (dimensions, minor_to_major, signatures).
+pub const LIST_CAPACITY: usize = 256;
 /// How many bytes a type-level text can hold (the canonical shape string).
 pub const TEXT_CAPACITY: usize = 1024;
 

@@ -43,7 +43,7 @@ use crate::{ArrayShape, PaddingValue, Plan, PrimitiveType};
 /// #     xla_layout_core::typed::Nil, xla_layout_core::typed::Nil,
 /// #     xla_layout_core::typed::Meta<32, 0, 1, 1, 4, 0, 1, 0>,
 /// #     xla_layout_core::typed::Text<5, xla_layout_core::typed::Chunk<0x6633325b5d0000000000000000000000, xla_layout_core::typed::Nil>>,
-/// #     xla_layout_core::typed::Nil, xla_layout_core::typed::Nil>>;
+/// #     xla_layout_core::typed::Nil, xla_layout_core::typed::Nil, xla_layout_core::typed::Nil>>;
 /// ```
 pub trait Layout: 'static {
     /// Number of dimensions.
@@ -66,6 +66,10 @@ pub trait Layout: 'static {
     const SIZE_BYTES: usize;
     /// The canonical text, as XLA prints it.
     const CANONICAL: &'static str;
+    /// [`Plan::bitcast_signature`](crate::Plan::bitcast_signature): equal for two layouts
+    /// (of one element type and storage size) exactly when they put every element at the
+    /// same offset.
+    const BITCAST_SIGNATURE: &'static [usize];
     /// The Rust type of one element (`f32`, `half::bf16`, [`I4`], ...).
     type Elem: Copy + Default + PartialEq + core::fmt::Debug + 'static;
     /// The unit of a buffer of this layout: `Elem` for [`Direct`] storage, `u8` for
@@ -196,17 +200,18 @@ pub const fn padding_code(value: PaddingValue) -> u8 {
 /// none), [`Meta`], the canonical [`Text`], the offset [`Term`] sum and the inverse
 /// [`Coords`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Array<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse>(
-    ArrayMarker<E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse>,
+pub struct Array<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>(
+    ArrayMarker<E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>,
 );
 
 /// The type arguments of an [`Array`], held only as a marker.
-type ArrayMarker<E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse> =
-    PhantomData<fn() -> (E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse)>;
+type ArrayMarker<E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig> =
+    PhantomData<fn() -> (E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig)>;
 
-impl<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse> Layout
-    for Array<E, RANK, S, Dims, M2m, Padded, M, Canon, Offset, Inverse>
+impl<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig> Layout
+    for Array<E, RANK, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>
 where
+    Sig: List + 'static,
     E: ElementType,
     S: StorageKind<E::Elem>,
     Dims: List + 'static,
@@ -228,6 +233,7 @@ where
     const PHYSICAL_ELEMENTS: usize = M::PHYSICAL;
     const SIZE_BYTES: usize = M::BYTES;
     const CANONICAL: &'static str = Canon::STR;
+    const BITCAST_SIGNATURE: &'static [usize] = Sig::SLICE;
     type Elem = E::Elem;
     type Word = S::Word;
     const PACKED: bool = S::PACKED;

@@ -1,0 +1,140 @@
+//! An owned, 64-byte-aligned buffer of `Copy` values: the storage of a `Tensor`.
+#![allow(unsafe_code)]
+
+use alloc::alloc::{Layout as AllocLayout, alloc, dealloc, handle_alloc_error};
+use core::ptr::NonNull;
+
+/// The alignment of every tensor buffer, in bytes: a cache line and an AVX-512 vector.
+pub const BUFFER_ALIGN: usize = 64;
+
+/// An owned `[T]` whose first element is aligned to [`BUFFER_ALIGN`] bytes (or more, if `T`
+/// needs it).
+///
+/// ```
+/// let b = xla_layout_core::tensor::AlignedBuf::filled(100, 1.5f32);
+/// assert_eq!(b.len(), 100);
+/// assert_eq!(b.as_ptr() as usize % 64, 0);
+/// assert!(b.iter().all(|&x| x == 1.5));
+/// ```
+pub struct AlignedBuf<T: Copy> {
+    ptr: NonNull<T>,
+    len: usize,
+}
+
+// SAFETY: an `AlignedBuf<T>` owns its elements exactly like a `Box<[T]>` does, so it may move
+// to and be shared across threads whenever `T` may.
+unsafe impl<T: Copy + Send> Send for AlignedBuf<T> {}
+// SAFETY: as above; `&AlignedBuf<T>` only gives out `&[T]`.
+unsafe impl<T: Copy + Sync> Sync for AlignedBuf<T> {}
+
+impl<T: Copy> AlignedBuf<T> {
+    fn alloc_layout(len: usize) -> AllocLayout {
+        AllocLayout::array::<T>(len)
+            .and_then(|l| l.align_to(BUFFER_ALIGN.max(align_of::<T>())))
+            .unwrap_or_else(|_| panic!("a buffer of {len} elements does not fit in memory"))
+    }
+
+    fn allocates(len: usize) -> bool {
+        len > 0 && size_of::<T>() > 0
+    }
+
+    /// A buffer of `len` copies of `value`.
+    ///
+    /// # Panics
+    /// If `len` elements overflow `isize::MAX` bytes; aborts if allocation fails.
+    pub fn filled(len: usize, value: T) -> Self {
+        if !Self::allocates(len) {
+            return AlignedBuf {
+                ptr: NonNull::dangling(),
+                len,
+            };
+        }
+        let layout = Self::alloc_layout(len);
+        // SAFETY: `layout` has a non-zero size, since `len > 0` and `T` is not zero-sized.
+        let raw = unsafe { alloc(layout) }.cast::<T>();
+        let Some(ptr) = NonNull::new(raw) else {
+            handle_alloc_error(layout)
+        };
+        for i in 0..len {
+            // SAFETY: `i < len`, so `ptr + i` lies inside the allocation of `len` `T`s, which
+            // is aligned for `T`; writing initialises it without reading the old bytes.
+            unsafe { ptr.as_ptr().add(i).write(value) };
+        }
+        AlignedBuf { ptr, len }
+    }
+
+    /// A buffer holding a copy of `values`.
+    ///
+    /// ```
+    /// let b = xla_layout_core::tensor::AlignedBuf::from_slice(&[1u8, 2, 3]);
+    /// assert_eq!(&*b, &[1, 2, 3]);
+    /// ```
+    pub fn from_slice(values: &[T]) -> Self
+    where
+        T: Default,
+    {
+        let mut b = Self::filled(values.len(), T::default());
+        b.copy_from_slice(values);
+        b
+    }
+}
+
+impl<T: Copy> core::ops::Deref for AlignedBuf<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        // SAFETY: `ptr` points to `len` initialised `T`s owned by `self` (or is dangling and
+        // well aligned with nothing to read when nothing was allocated).
+        unsafe { core::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Copy> core::ops::DerefMut for AlignedBuf<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, and `&mut self` makes this the only live reference.
+        unsafe { core::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Copy> Drop for AlignedBuf<T> {
+    fn drop(&mut self) {
+        if Self::allocates(self.len) {
+            // SAFETY: the buffer was allocated in `filled` with exactly this layout, and `T`
+            // is `Copy`, so there is nothing to drop first.
+            unsafe { dealloc(self.ptr.as_ptr().cast(), Self::alloc_layout(self.len)) };
+        }
+    }
+}
+
+impl<T: Copy> Clone for AlignedBuf<T> {
+    fn clone(&self) -> Self {
+        match self.first() {
+            None => AlignedBuf {
+                ptr: NonNull::dangling(),
+                len: 0,
+            },
+            Some(&first) => {
+                let mut b = Self::filled(self.len, first);
+                b.copy_from_slice(self);
+                b
+            }
+        }
+    }
+}
+
+impl<T: Copy + core::fmt::Debug> core::fmt::Debug for AlignedBuf<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Copy> AsRef<[T]> for AlignedBuf<T> {
+    fn as_ref(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T: Copy> AsMut<[T]> for AlignedBuf<T> {
+    fn as_mut(&mut self) -> &mut [T] {
+        self
+    }
+}
