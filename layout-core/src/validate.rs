@@ -279,19 +279,20 @@ fn check_array(a: &ArrayShape, spans: Option<&ArraySpans>, errors: &mut Vec<Erro
     let dims_ok = a.dims.iter().all(|d| d.extent().is_none_or(|n| n >= 0));
     if dims_ok {
         let mut product: i64 = 1;
-        let mut overflow = false;
+        let mut elements_overflow = false;
         for n in a.dims.iter().filter_map(|d| d.extent()) {
             match product.checked_mul(n) {
                 Some(p) => product = p,
                 None => {
-                    overflow = true;
+                    elements_overflow = true;
                     product = product.wrapping_mul(n);
                 }
             }
         }
-        overflow |= product
+        let bytes_overflow = product
             .checked_mul(i64::from(a.element_type.byte_width()))
             .is_none();
+        let overflow = elements_overflow || bytes_overflow;
         let physical_overflow = !overflow
             && permutation_ok
             && tiles_ok
@@ -299,8 +300,10 @@ fn check_array(a: &ArrayShape, spans: Option<&ArraySpans>, errors: &mut Vec<Erro
             && l.element_size_in_bits >= 0
             && crate::tiling::checked_byte_size(a).is_none();
         if overflow || physical_overflow {
-            let what = if overflow {
+            let what = if elements_overflow {
                 "elements"
+            } else if bytes_overflow {
+                "bytes"
             } else {
                 "bytes once tiled and padded"
             };
