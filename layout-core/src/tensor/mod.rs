@@ -20,13 +20,21 @@
 //! ```
 
 mod aligned;
+#[cfg(feature = "bytemuck")]
+mod bytes;
+#[cfg(feature = "ndarray")]
+mod ndarray;
 mod relayout;
 
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 
+#[cfg(feature = "ndarray")]
+pub use self::ndarray::NdarrayError;
 pub use aligned::{AlignedBuf, BUFFER_ALIGN};
+#[cfg(feature = "bytemuck")]
+pub use bytes::BytesError;
 
 use crate::traverse::{LogicalOffsets, MemoryOrder};
 use crate::typed::Layout;

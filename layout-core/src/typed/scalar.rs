@@ -25,18 +25,25 @@ macro_rules! bits_type {
 
 bits_type! {
     /// `f8e4m3`: IEEE-style 8-bit float with 4 exponent and 3 mantissa bits.
+    #[cfg_attr(feature = "bytemuck", derive(bytemuck::Zeroable, bytemuck::Pod))]
     F8e4m3;
     /// `f8e4m3b11fnuz`: 8-bit float e4m3, exponent bias 11, finite, unsigned zero.
+    #[cfg_attr(feature = "bytemuck", derive(bytemuck::Zeroable, bytemuck::Pod))]
     F8e4m3b11fnuz;
     /// `f8e3m4`: 8-bit float with 3 exponent and 4 mantissa bits.
+    #[cfg_attr(feature = "bytemuck", derive(bytemuck::Zeroable, bytemuck::Pod))]
     F8e3m4;
     /// `f8e5m2fnuz`: 8-bit float e5m2, finite, unsigned zero.
+    #[cfg_attr(feature = "bytemuck", derive(bytemuck::Zeroable, bytemuck::Pod))]
     F8e5m2fnuz;
     /// `f8e4m3fnuz`: 8-bit float e4m3, finite, unsigned zero.
+    #[cfg_attr(feature = "bytemuck", derive(bytemuck::Zeroable, bytemuck::Pod))]
     F8e4m3fnuz;
     /// `f8e8m0fnu`: 8-bit MX scale, exponent only.
+    #[cfg_attr(feature = "bytemuck", derive(bytemuck::Zeroable, bytemuck::Pod))]
     F8e8m0fnu;
     /// `f4e2m1fn`: 4-bit MX float (sign, 2 exponent bits, 1 mantissa bit), packed by `E(4)`.
+    #[cfg_attr(feature = "bytemuck", derive(bytemuck::Zeroable, bytemuck::NoUninit))]
     F4e2m1fn;
 }
 
@@ -63,6 +70,7 @@ macro_rules! packed_int {
     ($( $(#[$doc:meta])* $name:ident($repr:ty, $bits:literal, $signed:literal); )*) => {$(
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "bytemuck", derive(bytemuck::Zeroable, bytemuck::NoUninit))]
         #[repr(transparent)]
         pub struct $name($repr);
 
@@ -139,4 +147,35 @@ packed_int! {
     /// assert!(xla_layout_core::typed::U1::new(2).is_none());
     /// ```
     U1(u8, 1, false);
+}
+
+// With the `bytemuck` feature, the sub-byte types take from bytes only the values they can
+// hold (checked casts: `I4` takes 0xfd as -3 but refuses 0x08), while the 8-bit float types
+// above are `Pod`.
+#[cfg(feature = "bytemuck")]
+macro_rules! checked_bits {
+    ($($name:ident($repr:ty);)*) => {$(
+        // SAFETY: `$name` is `#[repr(transparent)]` over `$repr`, so `Bits = $repr` has its
+        // size, alignment and layout, and every `$repr` is initialised; a bit pattern is
+        // accepted only when `from_bits` keeps it unchanged, that is when it is a value the
+        // type can hold, so a checked cast never makes a value outside the type's range.
+        #[allow(unsafe_code)]
+        unsafe impl bytemuck::CheckedBitPattern for $name {
+            type Bits = $repr;
+            fn is_valid_bit_pattern(bits: &$repr) -> bool {
+                $name::from_bits(u8::from_ne_bytes(bits.to_ne_bytes())).0 == *bits
+            }
+        }
+    )*};
+}
+
+#[cfg(feature = "bytemuck")]
+checked_bits! {
+    F4e2m1fn(u8);
+    I4(i8);
+    I2(i8);
+    I1(i8);
+    U4(u8);
+    U2(u8);
+    U1(u8);
 }
