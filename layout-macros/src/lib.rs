@@ -21,10 +21,13 @@ pub fn layout(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     match expand(input.into()) {
         Ok(ty) => ty,
         Err(errors) => {
-            // One `compile_error!` per problem, as elements of a tuple type, so that every error
-            // is reported at once and the expansion is still a type (no follow-on errors).
+            // One `compile_error!` per problem, so that every error is reported at once. Each
+            // stands as the length of an array in a tuple type: in expression position
+            // `compile_error!` expands to rustc's error value (in type position it would be
+            // `()`), so the expansion is a type that references an error, and rustc reports
+            // nothing else about the code that uses it.
             let errors = errors.iter().map(syn::Error::to_compile_error);
-            quote::quote!((#(#errors,)*))
+            quote::quote!((#([(); #errors],)*))
         }
     }
     .into()

@@ -2,24 +2,37 @@
 
 use std::ops::Range;
 
-use proc_macro2::{Delimiter, Ident, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Ident, Spacing, Span, TokenStream, TokenTree};
+
+/// What kind of token the text so far ends with: two tokens that Rust kept apart must not run
+/// together into one token of the shape grammar.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// An identifier or literal: a following word needs a space (`f32 x` is not `f32x`).
+    Word,
+    /// A punctuation character not joined to the next one in the Rust source: a following
+    /// punctuation character needs a space (`< =` is not `<=`, `/ /` is not a comment).
+    AlonePunct,
+    /// Anything else (a delimiter, a joined punctuation character, the start).
+    Other,
+}
 
 /// The text of the literal and where each token of it came from.
 pub(crate) struct Source {
     text: String,
     spans: Vec<(Range<usize>, Span)>,
-    word_ended: bool,
+    ending: Ending,
 }
 
 impl Source {
-    pub(crate) fn new(tokens: Vec<TokenTree>) -> Source {
+    pub(crate) fn new(tokens: &[TokenTree]) -> Source {
         let mut s = Source {
             text: String::new(),
             spans: Vec::new(),
-            word_ended: false,
+            ending: Ending::Other,
         };
         for t in tokens {
-            s.push(t);
+            s.push(t.clone());
         }
         s
     }
@@ -28,15 +41,14 @@ impl Source {
         &self.text
     }
 
-    fn piece(&mut self, text: &str, span: Span, word: bool) {
-        // Two words in a row need a space, or they would lex as one (`f32 x` != `f32x`).
-        if word && self.word_ended {
+    fn piece(&mut self, text: &str, span: Span, ending: Ending) {
+        if ending != Ending::Other && ending == self.ending {
             self.text.push(' ');
         }
         let start = self.text.len();
         self.text.push_str(text);
         self.spans.push((start..self.text.len(), span));
-        self.word_ended = word;
+        self.ending = ending;
     }
 
     fn push(&mut self, t: TokenTree) {
@@ -46,17 +58,25 @@ impl Source {
                     Delimiter::Parenthesis => ("(", ")"),
                     Delimiter::Bracket => ("[", "]"),
                     Delimiter::Brace => ("{", "}"),
-                    Delimiter::None => ("", ""),
+                    // An invisible group (from a `macro_rules!` fragment) adds no text.
+                    Delimiter::None => {
+                        g.stream().into_iter().for_each(|t| self.push(t));
+                        return;
+                    }
                 };
-                self.piece(open, g.span_open(), false);
-                for inner in g.stream() {
-                    self.push(inner);
-                }
-                self.piece(close, g.span_close(), false);
+                self.piece(open, g.span_open(), Ending::Other);
+                g.stream().into_iter().for_each(|t| self.push(t));
+                self.piece(close, g.span_close(), Ending::Other);
             }
-            TokenTree::Ident(i) => self.piece(&i.to_string(), i.span(), true),
-            TokenTree::Literal(l) => self.piece(&l.to_string(), l.span(), true),
-            TokenTree::Punct(p) => self.piece(&p.as_char().to_string(), p.span(), false),
+            TokenTree::Ident(i) => self.piece(&i.to_string(), i.span(), Ending::Word),
+            TokenTree::Literal(l) => self.piece(&l.to_string(), l.span(), Ending::Word),
+            TokenTree::Punct(p) => {
+                let ending = match p.spacing() {
+                    Spacing::Alone => Ending::AlonePunct,
+                    Spacing::Joint => Ending::Other,
+                };
+                self.piece(&p.as_char().to_string(), p.span(), ending);
+            }
         }
     }
 
@@ -97,16 +117,7 @@ impl Source {
             Some(r) => self.spans_of(r),
             None => self.spans_of(0..self.text.len()),
         };
-        spanned(first, last, e.message())
-    }
-
-    /// The spans of every token whose text is `text` (to point at, say, each `?`).
-    pub(crate) fn tokens_with_text(&self, text: &str) -> Vec<Span> {
-        self.spans
-            .iter()
-            .filter(|(r, _)| &self.text[r.clone()] == text)
-            .map(|(_, s)| *s)
-            .collect()
+        spanned(first, last, without_byte_offsets(e.message()))
     }
 }
 
@@ -120,4 +131,18 @@ pub(crate) fn spanned(first: Span, last: Span, message: impl std::fmt::Display) 
     .into_iter()
     .collect();
     syn::Error::new_spanned(tokens, message)
+}
+
+/// A layout-core message without its references to byte offsets in the text the macro made
+/// of the tokens (" (first at byte 13)"), which mean nothing in the user's source; the error's
+/// span shows where the problem is.
+fn without_byte_offsets(message: &str) -> String {
+    const MARK: &str = " (first at byte ";
+    match message.find(MARK) {
+        Some(start) => match message[start..].find(')') {
+            Some(len) => format!("{}{}", &message[..start], &message[start + len + 1..]),
+            None => message.to_owned(),
+        },
+        None => message.to_owned(),
+    }
 }

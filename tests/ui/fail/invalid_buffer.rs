@@ -1,0 +1,3 @@
+type T = xla_layout::layout!(b((f32[2], s32[])));
+
+fn main() {}

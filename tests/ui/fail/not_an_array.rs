@@ -1,0 +1,3 @@
+type T = xla_layout::layout!(token[2]);
+
+fn main() {}

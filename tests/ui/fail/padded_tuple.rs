@@ -1,0 +1,3 @@
+type T = xla_layout::layout!((f32[2], f32[3]), padded = [3]);
+
+fn main() {}

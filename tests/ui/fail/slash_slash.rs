@@ -1,0 +1,3 @@
+type T = xla_layout::layout!(f32[2,3] / / {0,1});
+
+fn main() {}

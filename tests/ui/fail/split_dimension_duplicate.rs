@@ -1,0 +1,3 @@
+type T = xla_layout::layout!(pred[123,456]{1,0:SC(1:10)(1:20)});
+
+fn main() {}

@@ -1,0 +1,3 @@
+type T = xla_layout::layout!(F32[2,3]);
+
+fn main() {}
