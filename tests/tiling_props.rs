@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::reference;
+use common::reference::{self, unravel};
 use proptest::prelude::*;
 use xla_layout::{ArrayLayout, ArrayShape, PaddingValue, Plan, PrimitiveType, Tile, TileDim};
 
@@ -47,15 +47,6 @@ fn arb_tile(max_rank: usize) -> impl Strategy<Value = Tile> {
         }
         Tile(dims)
     })
-}
-
-fn unravel(mut linear: usize, dims: &[usize]) -> Vec<usize> {
-    let mut idx = vec![0; dims.len()];
-    for k in (0..dims.len()).rev() {
-        idx[k] = linear % dims[k];
-        linear /= dims[k];
-    }
-    idx
 }
 
 proptest! {

@@ -18,7 +18,8 @@ fn row_major_strides(dims: &[usize]) -> Vec<usize> {
     strides
 }
 
-fn unravel(mut linear: usize, dims: &[usize]) -> Vec<usize> {
+/// The row-major multi-index of a linear index.
+pub(crate) fn unravel(mut linear: usize, dims: &[usize]) -> Vec<usize> {
     let mut idx = vec![0; dims.len()];
     for k in (0..dims.len()).rev() {
         idx[k] = linear % dims[k];
