@@ -38,6 +38,10 @@ fn canonically_equal_literals_are_one_type_across_modules() {
         TypeId::of::<consumer::Matrix>()
     );
     assert_eq!(
+        TypeId::of::<layout!(f32[], padded = [], padding = zero)>(),
+        TypeId::of::<layout!(f32[])>()
+    );
+    assert_eq!(
         TypeId::of::<layout!(s32[<=4])>(),
         TypeId::of::<layout!(s32[<=4]{0})>()
     );

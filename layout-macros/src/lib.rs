@@ -52,6 +52,18 @@ fn expand(input: TokenStream) -> Result<TokenStream, Vec<syn::Error>> {
             "expected a shape literal before the options, such as `layout!(f32[2,3]{1,0})`",
         )]);
     }
+    if let [TokenTree::Literal(l)] = tokens.as_slice()
+        && let Ok(text) = syn::parse2::<syn::LitStr>(TokenTree::Literal(l.clone()).into())
+    {
+        return Err(vec![syn::Error::new(
+            l.span(),
+            format!(
+                "layout! takes the shape as tokens, not as a string: write `layout!({})`; to \
+                 parse a string at run time, use `xla_layout::parse`",
+                text.value()
+            ),
+        )]);
+    }
     let source = source::Source::new(&tokens);
     let node = skeleton::read(&tokens);
     let options = spell::Options::parse(options.into_iter().skip(1).collect());

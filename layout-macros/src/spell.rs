@@ -221,10 +221,12 @@ fn array_type(
     let array = node.and_then(Node::array_span).unwrap_or(whole);
     let mut a = a.clone();
     if let Some(padded) = &options.padded {
-        let value = options
-            .padding
-            .as_ref()
-            .map_or(PaddingValue::Unknown, |p| p.0);
+        // With no padded dimensions (`padded = []` on a scalar) nothing is padded, and the
+        // layout is the unpadded one: the padding value is dropped so the type is the same.
+        let value = match &options.padding {
+            Some((value, ..)) if !padded.sizes.is_empty() => *value,
+            _ => PaddingValue::Unknown,
+        };
         a.layout = a
             .layout
             .clone()

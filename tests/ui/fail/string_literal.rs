@@ -1,0 +1,3 @@
+type T = xla_layout::layout!("f32[2,3]{1,0}");
+
+fn main() {}
