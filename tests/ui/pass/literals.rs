@@ -34,7 +34,39 @@ macro_rules! named {
 }
 named!(ViaMacro = f32[2,3]{0,1:T(2)});
 
+/// A layout type in a struct field, a trait impl and a generic bound.
+struct Buffer<L: Layout> {
+    bytes: Vec<u8>,
+    layout: L,
+}
+
+trait Named {
+    const NAME: &'static str;
+}
+
+impl Named for layout!(u8[16]{0:T(8)}) {
+    const NAME: &'static str = "bytes";
+}
+
+fn allocate<L: Layout + Default>() -> Buffer<L> {
+    Buffer {
+        bytes: vec![0; L::SIZE_BYTES],
+        layout: L::default(),
+    }
+}
+
+static SEED_BYTES: [u8; <layout!(f32[2,3]{0,1}, padded = [3,5]) as Layout>::SIZE_BYTES] = [0; 60];
+
 fn main() {
+    let buffer = allocate::<layout!(bf16[4,6]{0,1:T(2,2)})>();
+    assert_eq!(buffer.bytes.len(), 48);
+    let _: layout!(bf16[4,6]{0,1:T(2,2)}) = buffer.layout;
+    assert_eq!(<layout!(u8[16]{0:T(8)}) as Named>::NAME, "bytes");
+    assert_eq!(SEED_BYTES.len(), 60);
+    let offsets: Vec<usize> = (0..3)
+        .map(|i| <layout!(f32[3]{0:T(2)})>::offset([i]))
+        .collect();
+    assert_eq!(offsets, [0, 1, 2]);
     let _: (Empty, Pair) = Default::default();
     let _: Legacy = Default::default();
     assert_eq!(ScalarTiled::PHYSICAL_ELEMENTS, 256);
