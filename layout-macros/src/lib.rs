@@ -49,7 +49,7 @@ fn expand(input: TokenStream) -> Result<TokenStream, Vec<syn::Error>> {
             .map_or_else(Span::call_site, TokenTree::span);
         return Err(vec![syn::Error::new(
             span,
-            "expected a shape literal before the options, such as `layout!(f32[2,3]{1,0})`",
+            "expected a shape literal, such as `layout!(f32[2,3]{1,0})`",
         )]);
     }
     if let [TokenTree::Literal(l)] = tokens.as_slice()

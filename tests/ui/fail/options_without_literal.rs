@@ -1,0 +1,3 @@
+type T = xla_layout::layout!(, padded = [2]);
+
+fn main() {}
