@@ -61,6 +61,8 @@ impl Distinct for layout!(f32[2,3]{1,0:S(1)}) {}
 impl Distinct for layout!(f32[2,3]{1,0:T(2)}) {}
 impl Distinct for layout!(f32[3,2]) {}
 impl Distinct for layout!(s32[2,3]) {}
+impl Distinct for layout!(s32[4]) {}
+impl Distinct for layout!(s32[<=4]) {}
 impl Distinct for layout!(f32[2,3], padded = [2,4]) {}
 impl Distinct for layout!(f32[2,3], padded = [2,4], padding = zero) {}
 
@@ -78,6 +80,8 @@ fn different_layouts_are_different_types() {
         distinct_id::<layout!(f32[2,3]{1,0:T(2)})>(),
         distinct_id::<layout!(f32[3,2])>(),
         distinct_id::<layout!(s32[2,3])>(),
+        distinct_id::<layout!(s32[4])>(),
+        distinct_id::<layout!(s32[<=4])>(),
         distinct_id::<layout!(f32[2,3], padded = [2,4])>(),
         distinct_id::<layout!(f32[2,3], padded = [2,4], padding = zero)>(),
     ];
