@@ -286,9 +286,10 @@ if [[ ! -f $OUT ]]; then
   cat >"$OUT" <<'EOF'
 # Benchmarks
 
-Measurements of `xla-layout`. Each section is written by the script it names, between
-`<!-- NAME:start -->` and `<!-- NAME:end -->` markers; re-running the script replaces only its
-own section. The scripts are slow and are run by hand, not by CI.
+Measurements of `xla-layout`: compile time of the `layout!` macro, and runtime. A section
+between `<!-- NAME:start -->` and `<!-- NAME:end -->` markers is written by the script it
+names, and re-running that script replaces only its own section. The scripts are slow, so they
+are run by hand and not by CI.
 EOF
 fi
 if grep -q '^<!-- compile-bench:start -->$' "$OUT"; then
