@@ -178,12 +178,14 @@ fn relayout_between_packed_and_unpacked() {
 
 #[test]
 fn bitcast_reshape_keeps_every_offset() {
+    type Rows6x2 = layout!(f32[6,2]{1,0});
     let t = Tensor::<layout!(f32[3,4]{1,0})>::from_logical(&ramp(12)).unwrap();
-    let r: Tensor<layout!(f32[6,2]{1,0})> = t.bitcast();
+    let r = t.bitcast::<Rows6x2>();
     assert_eq!(r[[5, 1]], 11.0);
     // XLA's ReshapeIsBitcast test: f32[3,2,2]{1,0,2} -> f32[6,2]{0,1}.
+    type Cols6x2 = layout!(f32[6,2]{0,1});
     let t = Tensor::<layout!(f32[3,2,2]{1,0,2})>::from_logical(&ramp(12)).unwrap();
-    let r: Tensor<layout!(f32[6,2]{0,1})> = t.bitcast();
+    let r = t.bitcast::<Cols6x2>();
     assert_eq!(r.to_logical(), ramp(12));
 }
 
