@@ -286,9 +286,14 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
     }
 
     /// Copies every element of `src` (same dimensions and element type, any layout) into
-    /// this tensor's layout: one `memcpy` for identical layouts, cache-blocked strided copies
-    /// between untiled and tiled layouts, and a per-element copy otherwise. A mismatch of
-    /// dimensions does not build.
+    /// this tensor's layout: one `memcpy` for identical layouts, loops over the tiled side's
+    /// tiles copying whole tile rows (and interleaving `(2,1)` pairs) between an untiled and a
+    /// tiled layout, and a per-element copy otherwise. A mismatch of dimensions does not
+    /// build.
+    ///
+    /// Each call builds the runtime [`Plan`](crate::Plan) of both layouts (parsing their
+    /// canonical text): a few microseconds, negligible for large tensors but not for many
+    /// copies of tiny ones.
     pub fn copy_from<D2: AsRef<[L2::Word]>, L2: Layout<Elem = L::Elem>>(
         &mut self,
         src: &TensorBase<D2, L2>,

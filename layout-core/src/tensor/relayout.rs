@@ -1,9 +1,26 @@
-//! Copying between two layouts of the same array: one `memcpy` for identical layouts,
-//! strided copies driven by the tiled side's memory order between an untiled and a tiled
-//! layout, and a per-element copy otherwise.
+//! Copying between two layouts of the same array.
+//!
+//! * Identical offsets for every element (a bitcast): one slice copy, padding slots included.
+//! * One side untiled (its offset is `Σ i_d · stride_d`), the other tiled (or untiled): a *box
+//!   copy*. The tiled side's expanded coordinates, in its memory order, become nested loops;
+//!   each moves that side's offset by its stride and the untiled side's by a stride derived
+//!   from the logical index step, so the innermost loop copies runs of consecutive slots
+//!   (128-element tile rows become slice copies) or, for `(2,1)` sub-tiles, interleaves two
+//!   rows into pairs (or splits pairs into two rows). Tiles that overhang the array (dims not
+//!   multiples of the tile) and legacy padded dims clip the loops at the array's edge; `*`
+//!   merges dims into one mixed-radix loop when the untiled side lays those dims out
+//!   contiguously in the same order.
+//! * Anything else (packed storage, two tiled sides, tile padding inside a tile, `*` the
+//!   untiled side does not match): a per-element copy in logical order, with no division per
+//!   element.
+//!
+//! Each call builds both layouts' runtime [`Plan`]s (parsing the canonical text) and the
+//! loop nest: microseconds, noise for large tensors but measurable for tiny ones.
 
+use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::tiling::Step;
 use crate::typed::Layout;
 use crate::{Expr, Plan};
 
@@ -40,13 +57,13 @@ pub(crate) const fn is_bitcast<A: Layout, B: Layout>() -> bool {
     true
 }
 
-/// The strides of an untiled layout's offset (`Σ i_d * stride_d`), if its closed form is
+/// The strides of an untiled layout's offset (`Σ i_d · stride_d`), if its closed form is
 /// that linear.
 fn linear_strides(plan: &Plan) -> Option<Vec<usize>> {
     let Expr::Sum(terms) = plan.offset_expr() else {
         return None;
     };
-    let mut strides = alloc::vec![0; plan.dims().len()];
+    let mut strides = vec![0; plan.dims().len()];
     for (e, s) in terms {
         match e {
             Expr::Index(d) => strides[d] = s,
@@ -56,179 +73,403 @@ fn linear_strides(plan: &Plan) -> Option<Vec<usize>> {
     Some(strides)
 }
 
-/// A strided copy: for every point of the box `sizes`, `dst[Σ e·ds] = src[Σ e·ss]`.
-struct Strided {
-    sizes: Vec<usize>,
-    dst: Vec<usize>,
-    src: Vec<usize>,
+/// An entry of a plan's working index while its steps run: a digit of a *group* value.
+///
+/// A group is a list of logical dims read as one mixed-radix number (major to minor): one dim,
+/// several dims merged by `*`, or none (the size-1 dims a tile of higher rank adds). The
+/// entry's value times `mult` is its share of the group value.
+#[derive(Clone, Copy, Debug)]
+struct Digit {
+    group: usize,
+    mult: usize,
+    extent: usize,
+    /// True for the most significant digit, whose extent may overhang the group's bound; all
+    /// other digits of a group divide their range exactly.
+    top: bool,
 }
 
-/// For a layout with no `*` and no padding slots, driving the copy in its memory order: the
-/// sizes of its expanded dims and, for each, the logical index step it stands for.
-fn expanded_steps(plan: &Plan) -> Option<Vec<(usize, Vec<usize>)>> {
-    if plan.tiled_elements() != plan.elements() || plan.elements() == 0 {
-        return None;
-    }
-    plan.expanded_dims()
+/// One loop of a box copy: `size` steps, each moving the destination offset by `dst` and the
+/// source offset by `src` slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Level {
+    size: usize,
+    dst: usize,
+    src: usize,
+    /// For a loop that may run past the array's edge: its group and multiplier, to clip it
+    /// to the values below the group's bound.
+    clip: Option<(usize, usize)>,
+}
+
+/// A copy as nested loops over the tiled side's expanded coordinates, outermost first.
+#[derive(Clone, Debug)]
+struct BoxCopy {
+    levels: Vec<Level>,
+    /// Number of values of each group (the product of its dims).
+    bounds: Vec<usize>,
+}
+
+/// The digits of a plan's expanded coordinates with the dims of each group, or `None` when
+/// some slot inside the box is padding the group bounds do not describe.
+fn digits(plan: &Plan) -> Option<(Vec<Digit>, Vec<Vec<usize>>)> {
+    let extents = plan.tiling_stages().swap_remove(0);
+    let mut groups: Vec<Vec<usize>> = plan.physical_order().iter().map(|&d| vec![d]).collect();
+    let whole = |groups: &[Vec<usize>], g: &Digit| {
+        let dims: usize = groups[g.group].iter().map(|&d| plan.dims()[d]).product();
+        g.top && g.mult == 1 && g.extent == dims
+    };
+    let mut work: Vec<Digit> = extents
         .iter()
-        .zip(plan.expanded_strides())
-        .map(|(&size, &stride)| {
-            let step = if size > 1 {
-                plan.index_of(stride)?
-            } else {
-                alloc::vec![0; plan.dims().len()]
-            };
-            Some((size, step))
+        .enumerate()
+        .map(|(p, &extent)| Digit {
+            group: p,
+            mult: 1,
+            extent,
+            top: true,
         })
-        .collect()
-}
-
-/// The strided copy from an untiled `other` to/from the tiled `driver`, driven by the
-/// driver's memory order; `None` if the pair does not have that shape.
-fn strided(driver: &Plan, other: &Plan) -> Option<Strided> {
-    let other_strides = linear_strides(other)?;
-    let steps = expanded_steps(driver)?;
-    let mut s = Strided {
-        sizes: Vec::new(),
-        dst: Vec::new(),
-        src: Vec::new(),
-    };
-    for ((size, step), &driver_stride) in steps.into_iter().zip(driver.expanded_strides()) {
-        if size == 1 {
-            continue;
-        }
-        // Stepping one expanded coordinate moves the logical index by `step`; the untiled
-        // side's offset moves by the dot product.
-        let other_stride = step.iter().zip(&other_strides).map(|(a, b)| a * b).sum();
-        s.sizes.push(size);
-        s.dst.push(driver_stride);
-        s.src.push(other_stride);
-    }
-    coalesce(&mut s);
-    Some(s)
-}
-
-/// Merges adjacent dims that step both sides contiguously.
-fn coalesce(s: &mut Strided) {
-    let mut k = s.sizes.len();
-    while k > 1 {
-        k -= 1;
-        let (outer, inner) = (k - 1, k);
-        if s.dst[outer] == s.sizes[inner] * s.dst[inner]
-            && s.src[outer] == s.sizes[inner] * s.src[inner]
-        {
-            s.sizes[outer] *= s.sizes[inner];
-            s.dst[outer] = s.dst[inner];
-            s.src[outer] = s.src[inner];
-            s.sizes.remove(inner);
-            s.dst.remove(inner);
-            s.src.remove(inner);
-        }
-    }
-}
-
-/// Runs a strided copy between two directly stored layouts (`dst_is_driver` says which
-/// side the strides in `s.dst` belong to).
-fn run<D: Layout, S: Layout<Elem = D::Elem>>(
-    s: &Strided,
-    dst: &mut [D::Word],
-    src: &[S::Word],
-    dst_is_driver: bool,
-) {
-    let (ds, ss) = if dst_is_driver {
-        (&s.dst, &s.src)
-    } else {
-        (&s.src, &s.dst)
-    };
-    nest::<D, S>(&s.sizes, ds, ss, dst, src, 0, 0);
-}
-
-fn nest<D: Layout, S: Layout<Elem = D::Elem>>(
-    sizes: &[usize],
-    ds: &[usize],
-    ss: &[usize],
-    dst: &mut [D::Word],
-    src: &[S::Word],
-    d0: usize,
-    s0: usize,
-) {
-    match sizes.len() {
-        0 => D::store(dst, d0, S::load(src, s0)),
-        1 => line::<D, S>(sizes[0], ds[0], ss[0], dst, src, d0, s0),
-        2 => plane::<D, S>(sizes, ds, ss, dst, src, d0, s0),
-        _ => {
-            for i in 0..sizes[0] {
-                nest::<D, S>(
-                    &sizes[1..],
-                    &ds[1..],
-                    &ss[1..],
-                    dst,
-                    src,
-                    d0 + i * ds[0],
-                    s0 + i * ss[0],
-                );
+        .collect();
+    for step in &plan.steps {
+        match step {
+            Step::Pad { by } => {
+                let fresh = (0..*by).map(|k| Digit {
+                    group: groups.len() + k,
+                    mult: 1,
+                    extent: 1,
+                    top: true,
+                });
+                work.splice(0..0, fresh);
+                groups.extend((0..*by).map(|_| Vec::new()));
+            }
+            Step::Combine { at, .. } => {
+                // `a · extent_b + b` is the merged group's value only for whole, unpadded groups.
+                let (a, b) = (work[*at], work[at + 1]);
+                if !whole(&groups, &a) || !whole(&groups, &b) {
+                    return None;
+                }
+                let minor = core::mem::take(&mut groups[b.group]);
+                groups[a.group].extend(minor);
+                work[at + 1] = Digit {
+                    extent: a.extent * b.extent,
+                    ..a
+                };
+                work.remove(*at);
+            }
+            Step::Tile { start, sizes, .. } => {
+                for (j, &t) in sizes.iter().enumerate() {
+                    let t = usize::try_from(t).ok()?;
+                    let digit = work[start + j];
+                    if !digit.top && !digit.extent.is_multiple_of(t) {
+                        return None;
+                    }
+                    work[start + j] = Digit {
+                        mult: digit.mult * t,
+                        extent: digit.extent.div_ceil(t),
+                        ..digit
+                    };
+                    work.push(Digit {
+                        extent: t,
+                        top: false,
+                        ..digit
+                    });
+                }
             }
         }
     }
+    debug_assert!(
+        work.iter()
+            .map(|d| d.extent)
+            .eq(plan.expanded_dims().iter().copied())
+    );
+    Some((work, groups))
 }
 
-/// `n` elements with strides `dstep`, `sstep` (slots are words: both layouts are direct).
-#[inline(always)]
-fn line<D: Layout, S: Layout<Elem = D::Elem>>(
-    n: usize,
-    dstep: usize,
-    sstep: usize,
-    dst: &mut [D::Word],
-    src: &[S::Word],
-    d0: usize,
-    s0: usize,
-) {
-    if dstep == 1 && sstep == 1 {
-        let (d, s) = (&mut dst[d0..d0 + n], &src[s0..s0 + n]);
-        for k in 0..n {
-            D::store(d, k, S::load(s, k));
+impl BoxCopy {
+    /// The box copy between the `driver` layout (any tiling) and the untiled `other`, or
+    /// `None` if the pair does not have that shape.
+    fn new(driver: &Plan, other: &Plan, dst_is_driver: bool) -> Option<BoxCopy> {
+        let strides = linear_strides(other)?;
+        let (digits, groups) = digits(driver)?;
+        let dims = driver.dims();
+        let bounds: Vec<usize> = groups
+            .iter()
+            .map(|g| g.iter().map(|&d| dims[d]).product())
+            .collect();
+        // The untiled side's stride per unit of each group value: its dims must be laid out
+        // contiguously in the group's order.
+        let mut unit = Vec::with_capacity(groups.len());
+        for g in &groups {
+            let Some(&last) = g.last() else {
+                unit.push(0);
+                continue;
+            };
+            for w in g.windows(2) {
+                if strides[w[0]] != strides[w[1]] * dims[w[1]] {
+                    return None;
+                }
+            }
+            unit.push(strides[last]);
         }
-    } else {
+        // The range of each group's values the loops can reach, to find which never clip.
+        let mut reach = vec![1; groups.len()];
+        for d in digits.iter().filter(|d| d.top) {
+            reach[d.group] = d.extent * d.mult;
+        }
+        let mut levels: Vec<Level> = Vec::new();
+        for ((digit, &size), &stride) in digits
+            .iter()
+            .zip(driver.expanded_dims())
+            .zip(driver.expanded_strides())
+        {
+            if size == 1 {
+                continue;
+            }
+            let step = digit.mult * unit[digit.group];
+            let (dst, src) = if dst_is_driver {
+                (stride, step)
+            } else {
+                (step, stride)
+            };
+            let clip =
+                (reach[digit.group] > bounds[digit.group]).then_some((digit.group, digit.mult));
+            levels.push(Level {
+                size,
+                dst,
+                src,
+                clip,
+            });
+        }
+        coalesce(&mut levels);
+        Some(BoxCopy { levels, bounds })
+    }
+
+    /// How many steps of `level` stay inside the array when its group's value so far is
+    /// `base[group]` plus `extra`.
+    #[inline]
+    fn count(&self, level: &Level, base: &[usize], extra: usize) -> usize {
+        match level.clip {
+            None => level.size,
+            Some((g, mult)) => level
+                .size
+                .min((self.bounds[g] - base[g] - extra).div_ceil(mult)),
+        }
+    }
+
+    /// Runs the copy between two directly stored layouts.
+    fn run<D: Layout, S: Layout<Elem = D::Elem>>(&self, dst: &mut [D::Word], src: &[S::Word]) {
+        let mut base = vec![0; self.bounds.len()];
+        match self.levels.as_slice() {
+            [] => D::store(dst, 0, S::load(src, 0)),
+            [level] => line::<D, S>(level.size, level, dst, src, (0, 0)),
+            [outer, inner] => self.plane::<D, S>(outer, inner, &base, dst, src, (0, 0)),
+            [_, _, _] => self.cube::<D, S>(&mut base, 0, dst, src, (0, 0)),
+            _ => self.walk::<D, S>(&mut base, 0, dst, src, (0, 0)),
+        }
+    }
+
+    /// Steps `level` from the offsets `at` (destination, source), running `body` at each
+    /// step; `base` holds the value of each group the outer loops have reached.
+    #[inline(always)]
+    fn steps(
+        &self,
+        level: &Level,
+        base: &mut [usize],
+        at: (usize, usize),
+        mut body: impl FnMut(&mut [usize], (usize, usize)),
+    ) {
+        let n = self.count(level, base, 0);
         for k in 0..n {
-            D::store(dst, d0 + k * dstep, S::load(src, s0 + k * sstep));
+            body(base, (at.0 + k * level.dst, at.1 + k * level.src));
+            if let Some((g, mult)) = level.clip {
+                base[g] += mult;
+            }
+        }
+        if let Some((g, mult)) = level.clip {
+            base[g] -= n * mult;
+        }
+    }
+
+    /// The loops from `depth` on (at least four), from the offsets `at`.
+    fn walk<D: Layout, S: Layout<Elem = D::Elem>>(
+        &self,
+        base: &mut [usize],
+        depth: usize,
+        dst: &mut [D::Word],
+        src: &[S::Word],
+        at: (usize, usize),
+    ) {
+        let deeper = self.levels.len() - depth > 4;
+        self.steps(&self.levels[depth], base, at, |base, at| {
+            if deeper {
+                self.walk::<D, S>(base, depth + 1, dst, src, at);
+            } else {
+                self.cube::<D, S>(base, depth + 1, dst, src, at);
+            }
+        });
+    }
+
+    /// The three innermost loops (from `depth`, the last three): a tile, for most layouts.
+    #[inline(never)]
+    fn cube<D: Layout, S: Layout<Elem = D::Elem>>(
+        &self,
+        base: &mut [usize],
+        depth: usize,
+        dst: &mut [D::Word],
+        src: &[S::Word],
+        at: (usize, usize),
+    ) {
+        let [outer, inner] = [&self.levels[depth + 1], &self.levels[depth + 2]];
+        self.steps(&self.levels[depth], base, at, |base, at| {
+            self.plane::<D, S>(outer, inner, base, dst, src, at);
+        });
+    }
+
+    /// The two innermost loops: steps of `outer` over rows of `inner`. Pairs interleaved
+    /// into (or out of) one run, as `(2,1)` sub-tiles hold them, have kernels of their own.
+    #[inline(always)]
+    fn plane<D: Layout, S: Layout<Elem = D::Elem>>(
+        &self,
+        outer: &Level,
+        inner: &Level,
+        base: &[usize],
+        dst: &mut [D::Word],
+        src: &[S::Word],
+        (d0, s0): (usize, usize),
+    ) {
+        let n = self.count(outer, base, 0);
+        // Stepping `outer` moves `inner`'s group value only when both are digits of one group.
+        let shared = match (outer.clip, inner.clip) {
+            (Some((g, mult)), Some((h, _))) if g == h => mult,
+            _ => 0,
+        };
+        let m = self.count(inner, base, 0);
+        if shared == 0 && m == 2 {
+            if (inner.dst, outer.dst, outer.src) == (1, 2, 1) {
+                let (a, b) = (s0, s0 + inner.src);
+                return zip::<D, S>(&mut dst[d0..d0 + 2 * n], &src[a..a + n], &src[b..b + n]);
+            }
+            if (inner.src, outer.src, outer.dst) == (1, 2, 1) {
+                let (a, b) = dst[d0..].split_at_mut(inner.dst);
+                return unzip::<D, S>(&src[s0..s0 + 2 * n], &mut a[..n], &mut b[..n]);
+            }
+        }
+        for k in 0..n {
+            let m = if shared == 0 {
+                m
+            } else {
+                self.count(inner, base, k * shared)
+            };
+            line::<D, S>(m, inner, dst, src, (d0 + k * outer.dst, s0 + k * outer.src));
         }
     }
 }
 
-/// The two innermost dims, with a fast path for pairs interleaved into (or out of) one
-/// contiguous run, as `(2,1)` sub-tiles pack them.
+/// Merges adjacent loops that neither clips and that step both sides contiguously.
+fn coalesce(levels: &mut Vec<Level>) {
+    let mut k = levels.len();
+    while k > 1 {
+        k -= 1;
+        let (outer, inner) = (levels[k - 1], levels[k]);
+        if outer.clip.is_none()
+            && inner.clip.is_none()
+            && outer.dst == inner.size * inner.dst
+            && outer.src == inner.size * inner.src
+        {
+            levels[k - 1] = Level {
+                size: outer.size * inner.size,
+                ..inner
+            };
+            levels.remove(k);
+        }
+    }
+}
+
+/// `n` steps of `level` from the offsets `at` (slots are words: both layouts are direct).
 #[inline(always)]
-fn plane<D: Layout, S: Layout<Elem = D::Elem>>(
-    sizes: &[usize],
-    ds: &[usize],
-    ss: &[usize],
+fn line<D: Layout, S: Layout<Elem = D::Elem>>(
+    n: usize,
+    level: &Level,
     dst: &mut [D::Word],
     src: &[S::Word],
-    d0: usize,
-    s0: usize,
+    (d0, s0): (usize, usize),
 ) {
-    let (n0, n1) = (sizes[0], sizes[1]);
-    if n1 == 2 && ds == [2, 1] && ss[0] == 1 {
-        // dst holds pairs (a_k, b_k) contiguously; src holds the rows a and b.
-        let d = &mut dst[d0..d0 + 2 * n0];
-        let (a, b) = (&src[s0..s0 + n0], &src[s0 + ss[1]..s0 + ss[1] + n0]);
-        for k in 0..n0 {
-            D::store(d, 2 * k, S::load(a, k));
-            D::store(d, 2 * k + 1, S::load(b, k));
-        }
-    } else if n1 == 2 && ss == [2, 1] && ds[0] == 1 {
-        // The reverse: src holds the pairs, dst the two rows.
-        let s = &src[s0..s0 + 2 * n0];
-        let (a, rest) = dst[d0..].split_at_mut(ds[1]);
-        let (a, b) = (&mut a[..n0], &mut rest[..n0]);
-        for k in 0..n0 {
-            D::store(a, k, S::load(s, 2 * k));
-            D::store(b, k, S::load(s, 2 * k + 1));
-        }
+    if (level.dst, level.src) == (1, 1) {
+        run::<D, S>(&mut dst[d0..d0 + n], &src[s0..s0 + n]);
     } else {
-        for i in 0..n0 {
-            line::<D, S>(n1, ds[1], ss[1], dst, src, d0 + i * ds[0], s0 + i * ss[0]);
+        for k in 0..n {
+            D::store(dst, d0 + k * level.dst, S::load(src, s0 + k * level.src));
         }
+    }
+}
+
+/// Copies consecutive slots: `dst[k] = src[k]` (a `memcpy`).
+#[inline(never)]
+fn run<D: Layout, S: Layout<Elem = D::Elem>>(dst: &mut [D::Word], src: &[S::Word]) {
+    let src = &src[..dst.len()];
+    for k in 0..dst.len() {
+        D::store(dst, k, S::load(src, k));
+    }
+}
+
+/// Elements per row in a block of the pair kernels: loops over a block have constant trip
+/// counts, which the compiler unrolls and vectorises.
+const BLOCK: usize = 128;
+
+/// Interleaves two rows into pairs, as `(2,1)` sub-tiles hold them: `dst[2k] = a[k]`,
+/// `dst[2k + 1] = b[k]`.
+#[inline(always)]
+fn zip<D: Layout, S: Layout<Elem = D::Elem>>(dst: &mut [D::Word], a: &[S::Word], b: &[S::Word]) {
+    let n = a.len();
+    let (dst, b) = (&mut dst[..2 * n], &b[..n]);
+    let (dst_blocks, dst_rest) = dst.as_chunks_mut::<{ 2 * BLOCK }>();
+    let (a_blocks, a_rest) = a.as_chunks::<BLOCK>();
+    let (b_blocks, b_rest) = b.as_chunks::<BLOCK>();
+    for ((d, a), b) in dst_blocks.iter_mut().zip(a_blocks).zip(b_blocks) {
+        zip_run::<D, S>(d, a, b);
+    }
+    zip_run::<D, S>(dst_rest, a_rest, b_rest);
+}
+
+#[inline(always)]
+fn zip_run<D: Layout, S: Layout<Elem = D::Elem>>(
+    dst: &mut [D::Word],
+    a: &[S::Word],
+    b: &[S::Word],
+) {
+    for k in 0..a.len() {
+        D::store(dst, 2 * k, S::load(a, k));
+        D::store(dst, 2 * k + 1, S::load(b, k));
+    }
+}
+
+/// Splits pairs into two rows, the inverse of [`zip`]: `a[k] = src[2k]`, `b[k] = src[2k + 1]`.
+#[inline(always)]
+fn unzip<D: Layout, S: Layout<Elem = D::Elem>>(
+    src: &[S::Word],
+    a: &mut [D::Word],
+    b: &mut [D::Word],
+) {
+    let n = a.len();
+    let (src, b) = (&src[..2 * n], &mut b[..n]);
+    let (src_blocks, src_rest) = src.as_chunks::<{ 2 * BLOCK }>();
+    let (a_blocks, a_rest) = a.as_chunks_mut::<BLOCK>();
+    let (b_blocks, b_rest) = b.as_chunks_mut::<BLOCK>();
+    for ((s, a), b) in src_blocks.iter().zip(a_blocks).zip(b_blocks) {
+        unzip_run::<D, S>(s, a, b);
+    }
+    unzip_run::<D, S>(src_rest, a_rest, b_rest);
+}
+
+#[inline(always)]
+fn unzip_run<D: Layout, S: Layout<Elem = D::Elem>>(
+    src: &[S::Word],
+    a: &mut [D::Word],
+    b: &mut [D::Word],
+) {
+    // One row at a time: whole-vector stores, half as many as storing both rows together.
+    for k in 0..a.len() {
+        D::store(a, k, S::load(src, 2 * k));
+    }
+    for k in 0..b.len() {
+        D::store(b, k, S::load(src, 2 * k + 1));
     }
 }
 
@@ -237,20 +478,98 @@ pub(crate) fn copy<D: Layout, S: Layout<Elem = D::Elem>>(dst: &mut [D::Word], sr
     if D::ELEMENTS == 0 {
         return;
     }
+    if !D::PACKED && !S::PACKED && is_bitcast::<D, S>() {
+        // Same offsets for every element: copy every slot, padding included.
+        return run::<D, S>(dst, src);
+    }
     let (dp, sp) = (D::plan(), S::plan());
     if !D::PACKED && !S::PACKED {
-        if is_bitcast::<D, S>() {
-            // Same offsets for every element: copy every slot, padding included.
-            return line::<D, S>(dst.len(), 1, 1, dst, src, 0, 0);
-        }
-        if let Some(s) = strided(&dp, &sp) {
-            return run::<D, S>(&s, dst, src, true);
-        }
-        if let Some(s) = strided(&sp, &dp) {
-            return run::<D, S>(&s, dst, src, false);
+        let plan = BoxCopy::new(&dp, &sp, true).or_else(|| BoxCopy::new(&sp, &dp, false));
+        if let Some(plan) = plan {
+            return plan.run::<D, S>(dst, src);
         }
     }
     for (d, s) in dp.logical_offsets().zip(sp.logical_offsets()) {
         D::store(dst, d, S::load(src, s));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_array;
+
+    fn plan(text: &str) -> Plan {
+        Plan::new(&parse_array(text).unwrap()).unwrap()
+    }
+
+    fn level(size: usize, dst: usize, src: usize) -> Level {
+        Level {
+            size,
+            dst,
+            src,
+            clip: None,
+        }
+    }
+
+    /// The loops of a copy into `dst` from `src`, driven by whichever side is tiled.
+    fn loops(dst: &str, src: &str) -> Option<Vec<Level>> {
+        let (d, s) = (plan(dst), plan(src));
+        BoxCopy::new(&d, &s, true)
+            .or_else(|| BoxCopy::new(&s, &d, false))
+            .map(|b| b.levels)
+    }
+
+    #[test]
+    fn tile_rows_are_runs() {
+        let l = loops("f32[64,256]{1,0:T(8,128)}", "f32[64,256]{1,0}").unwrap();
+        let expected = [
+            level(8, 2048, 2048),
+            level(2, 1024, 128),
+            level(8, 128, 256),
+            level(128, 1, 1),
+        ];
+        assert_eq!(l, expected);
+        // The reverse swaps the strides of every loop.
+        let back = loops("f32[64,256]{1,0}", "f32[64,256]{1,0:T(8,128)}").unwrap();
+        let swapped: Vec<Level> = expected
+            .iter()
+            .map(|l| level(l.size, l.src, l.dst))
+            .collect();
+        assert_eq!(back, swapped);
+    }
+
+    #[test]
+    fn pairs_are_the_two_innermost_loops() {
+        let l = loops("bf16[16,256]{1,0:T(8,128)(2,1)}", "bf16[16,256]{1,0}").unwrap();
+        assert_eq!(l[l.len() - 2..], [level(128, 2, 1), level(2, 1, 256)]);
+    }
+
+    #[test]
+    fn contiguous_loops_coalesce() {
+        // 128 columns: every tile row is one run of the row-major side.
+        let l = loops("f32[64,128]{1,0:T(8,128)}", "f32[64,128]{1,0}").unwrap();
+        assert_eq!(l, [level(64 * 128, 1, 1)]);
+        let l = loops("f32[4,6]{1,0:T(*,4)}", "f32[4,6]{1,0}").unwrap();
+        assert_eq!(l, [level(24, 1, 1)]);
+    }
+
+    #[test]
+    fn overhanging_tiles_clip() {
+        let l = loops("bf16[9,130]{1,0:T(8,128)(2,1)}", "bf16[9,130]{1,0}").unwrap();
+        assert!(l.iter().any(|l| l.clip.is_some()));
+        let l = loops("f32[6,10]{1,0:T(4,8)}", "f32[6,10]{1,0}").unwrap();
+        assert_eq!(l.iter().filter(|l| l.clip.is_some()).count(), 4);
+    }
+
+    #[test]
+    fn other_pairs_fall_back() {
+        // Two tiled sides.
+        assert!(loops("f32[16,256]{1,0:T(8,128)}", "f32[16,256]{0,1:T(8,128)}").is_none());
+        // `*` over dims the untiled side does not lay out in that order.
+        assert!(loops("f32[3,5,8]{2,1,0:T(2,*,4)}", "f32[3,5,8]{1,2,0}").is_none());
+        assert!(loops("f32[3,5,8]{2,1,0:T(2,*,4)}", "f32[3,5,8]{2,1,0}").is_some());
+        // A sub-tile that does not divide its tile leaves padding inside the tile.
+        assert!(loops("f32[6,6]{1,0:T(2,3)(2,2)}", "f32[6,6]{1,0}").is_none());
     }
 }

@@ -1,0 +1,147 @@
+//! Offset computation over a full traversal: every element of a 1024×1024 array visited in
+//! logical row-major order and loaded through its offset, summing the bits so that nothing is
+//! optimised away. Side by side: the `layout!` type's `offset`, a hand-written closed form,
+//! layout-core's runtime `Plan::offset`, and (for the untiled layout) ndarray's indexing.
+//!
+//! `cargo bench --bench offset`; prints ns/element and ratios after criterion's report.
+
+mod common;
+
+use std::hint::black_box;
+use std::time::{Duration, SystemTime};
+
+use criterion::{Criterion, Throughput};
+use half::bf16;
+use ndarray::Array2;
+use xla_layout::tensor::Tensor;
+use xla_layout::{Layout, layout};
+
+type RowsF32 = layout!(f32[1024,1024]{1,0});
+type TilesF32 = layout!(f32[1024,1024]{1,0:T(8,128)});
+type TpuBf16 = layout!(bf16[1024,1024]{1,0:T(8,128)(2,1)});
+
+const N: usize = 1024;
+
+/// The closed forms, written by hand.
+fn rows_hand(i: usize, j: usize) -> usize {
+    i * N + j
+}
+
+fn tiles_hand(i: usize, j: usize) -> usize {
+    (i / 8) * (8 * N) + (j / 128) * 1024 + (i % 8) * 128 + j % 128
+}
+
+fn tpu_hand(i: usize, j: usize) -> usize {
+    (i / 8) * (8 * N) + (j / 128) * 1024 + (i % 8 / 2) * 256 + (j % 128) * 2 + i % 2
+}
+
+/// Element values made from their logical linear index, and read back as bits.
+trait Sample: Copy {
+    fn sample(k: usize) -> Self;
+    fn bits(self) -> u32;
+}
+
+impl Sample for f32 {
+    fn sample(k: usize) -> f32 {
+        k as f32
+    }
+    fn bits(self) -> u32 {
+        self.to_bits()
+    }
+}
+
+impl Sample for bf16 {
+    fn sample(k: usize) -> bf16 {
+        bf16::from_bits(k as u16 & 0x3fff)
+    }
+    fn bits(self) -> u32 {
+        u32::from(self.to_bits())
+    }
+}
+
+/// Σ `load(i, j)` over every index in logical row-major order.
+#[inline(always)]
+fn traverse(load: impl Fn(usize, usize) -> u32) -> u32 {
+    let mut acc = 0u32;
+    for i in 0..N {
+        for j in 0..N {
+            acc = acc.wrapping_add(load(i, j));
+        }
+    }
+    acc
+}
+
+/// The `layout!`, hand-written and `Plan` variants for layout `L`, in group `group`.
+fn variants<L>(
+    c: &mut Criterion,
+    group: &str,
+    hand: fn(usize, usize) -> usize,
+    ndarray: Option<&Array2<L::Elem>>,
+) where
+    L: Layout<Index = [usize; 2], Word = <L as Layout>::Elem>,
+    L::Elem: Sample,
+{
+    let bits = Sample::bits;
+    let plan = L::plan();
+    for i in 0..N {
+        for j in 0..N {
+            assert_eq!(
+                L::offset([i, j]),
+                hand(i, j),
+                "{group}: hand form at ({i},{j})"
+            );
+        }
+    }
+    let values: Vec<L::Elem> = (0..L::ELEMENTS).map(L::Elem::sample).collect();
+    let t = Tensor::<L>::from_logical(&values).expect("one value per element");
+    let data = t.as_slice();
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Elements(L::ELEMENTS as u64));
+    g.bench_function("layout", |b| {
+        b.iter(|| traverse(|i, j| bits(black_box(data)[L::offset([i, j])])));
+    });
+    g.bench_function("hand", |b| {
+        b.iter(|| traverse(|i, j| bits(black_box(data)[hand(i, j)])));
+    });
+    g.bench_function("plan", |b| {
+        b.iter(|| traverse(|i, j| bits(black_box(data)[plan.offset(&[i, j])])));
+    });
+    if let Some(a) = ndarray {
+        g.bench_function("ndarray", |b| {
+            b.iter(|| traverse(|i, j| bits(black_box(a)[[i, j]])));
+        });
+    }
+    g.finish();
+}
+
+fn main() {
+    let start = SystemTime::now();
+    let mut c = common::criterion(Duration::from_secs(2));
+    let a = Array2::from_shape_fn((N, N), |(i, j)| (i * N + j) as f32);
+    variants::<RowsF32>(&mut c, "offset-f32-rows", rows_hand, Some(&a));
+    variants::<TilesF32>(&mut c, "offset-f32-T8x128", tiles_hand, None);
+    variants::<TpuBf16>(&mut c, "offset-bf16-T8x128x2x1", tpu_hand, None);
+    c.final_summary();
+    report(start);
+}
+
+/// Prints ns/element of each variant and its ratio to the hand-written closed form.
+fn report(start: SystemTime) {
+    println!("\n| layout | variant | ns/element | ÷ hand |");
+    println!("|---|---|---|---|");
+    for group in [
+        "offset-f32-rows",
+        "offset-f32-T8x128",
+        "offset-bf16-T8x128x2x1",
+    ] {
+        let Some(hand) = common::median_ns(group, "hand", start) else {
+            continue;
+        };
+        for variant in ["layout", "hand", "plan", "ndarray"] {
+            if let Some(ns) = common::median_ns(group, variant, start) {
+                let per = ns / (N * N) as f64;
+                println!("| {group} | {variant} | {per:.3} | {:.2} |", ns / hand);
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! Relayout bandwidth: `Tensor::copy_from` between row-major and TPU-tiled layouts of
+//! 4096×4096 arrays, side by side with the memcpy bound (`copy_from_slice` of the same
+//! bytes) and a naive per-element loop (`dst[Dst::offset(i)] = src[Src::offset(i)]`).
+//!
+//! Each direction is measured twice: *hot*, criterion's loop repeating the copy on the same
+//! buffers (a 32 MiB bf16 source partly stays in the 32 MiB L3 between memcpys), and *cold*,
+//! reading a 128 MiB buffer before every iteration so that both start from DRAM.
+//!
+//! `cargo bench --bench relayout`; prints a table of GB/s (bytes of one buffer per second)
+//! and ratios after criterion's own report.
+
+mod common;
+
+use std::hint::black_box;
+use std::time::{Duration, SystemTime};
+
+use criterion::{BatchSize, Criterion, Throughput};
+use half::bf16;
+use xla_layout::tensor::Tensor;
+use xla_layout::{Layout, layout};
+
+type RowsF32 = layout!(f32[4096,4096]{1,0});
+type TilesF32 = layout!(f32[4096,4096]{1,0:T(8,128)});
+type RowsBf16 = layout!(bf16[4096,4096]{1,0});
+type TilesBf16 = layout!(bf16[4096,4096]{1,0:T(8,128)(2,1)});
+
+/// The three ways to move `src` into `dst`, measured in one criterion group.
+const VARIANTS: [&str; 3] = ["copy_from", "memcpy", "naive"];
+
+/// Bytes read before each cold iteration: four times the L3 of the machine measured.
+const FLUSH_BYTES: usize = 128 << 20;
+
+/// Reads one word of every cache line of `flush`, evicting the copy's buffers.
+fn evict(flush: &[u64]) -> u64 {
+    flush
+        .iter()
+        .step_by(8)
+        .fold(0, |acc, &x| acc.wrapping_add(x))
+}
+
+/// Copies element by element through the two layouts' `offset`, in logical order.
+fn naive<E: Copy, D, S>(dst: &mut [E], src: &[E])
+where
+    D: Layout<Index = [usize; 2], Elem = E, Word = E>,
+    S: Layout<Index = [usize; 2], Elem = E, Word = E>,
+{
+    let [rows, cols] = [D::DIMS[0], D::DIMS[1]];
+    for i in 0..rows {
+        for j in 0..cols {
+            dst[D::offset([i, j])] = src[S::offset([i, j])];
+        }
+    }
+}
+
+/// One direction: `copy_from`, memcpy and the naive loop into a `D` tensor from `src`.
+fn direction<E, D, S>(c: &mut Criterion, group: &str, src: &Tensor<S>, flush: &[u64])
+where
+    E: Copy + Default + PartialEq + std::fmt::Debug,
+    D: Layout<Index = [usize; 2], Elem = E, Word = E>,
+    S: Layout<Index = [usize; 2], Elem = E, Word = E>,
+{
+    let mut dst = Tensor::<D>::zeros();
+    let mut reference = Tensor::<D>::zeros();
+    dst.copy_from(src);
+    naive::<E, D, S>(reference.as_mut_slice(), src.as_slice());
+    assert!(
+        dst.as_slice() == reference.as_slice(),
+        "{group}: copy_from differs from the naive loop"
+    );
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::BytesDecimal(D::SIZE_BYTES as u64));
+    g.bench_function(VARIANTS[0], |b| {
+        b.iter(|| dst.copy_from(black_box(src)));
+    });
+    g.bench_function(VARIANTS[1], |b| {
+        b.iter(|| {
+            dst.as_mut_slice()
+                .copy_from_slice(black_box(src.as_slice()))
+        });
+    });
+    g.bench_function(VARIANTS[2], |b| {
+        b.iter(|| naive::<E, D, S>(dst.as_mut_slice(), black_box(src.as_slice())));
+    });
+    g.finish();
+    let mut g = c.benchmark_group(format!("{group}-cold"));
+    g.throughput(Throughput::BytesDecimal(D::SIZE_BYTES as u64));
+    g.measurement_time(Duration::from_secs(1));
+    g.bench_function(VARIANTS[0], |b| {
+        b.iter_batched(
+            || black_box(evict(flush)),
+            |_| dst.copy_from(black_box(src)),
+            BatchSize::PerIteration,
+        );
+    });
+    g.bench_function(VARIANTS[1], |b| {
+        b.iter_batched(
+            || black_box(evict(flush)),
+            |_| {
+                dst.as_mut_slice()
+                    .copy_from_slice(black_box(src.as_slice()))
+            },
+            BatchSize::PerIteration,
+        );
+    });
+    g.finish();
+}
+
+fn main() {
+    let start = SystemTime::now();
+    let mut c = common::criterion(Duration::from_secs(3));
+    let n = RowsF32::ELEMENTS;
+    let flush: Vec<u64> = (0..FLUSH_BYTES / 8).map(|k| k as u64).collect();
+
+    let rows = Tensor::<RowsF32>::from_logical(&(0..n).map(|k| k as f32).collect::<Vec<_>>())
+        .expect("4096×4096 values");
+    let mut tiles = Tensor::<TilesF32>::zeros();
+    tiles.copy_from(&rows);
+    direction::<f32, TilesF32, RowsF32>(&mut c, "f32-rows-to-T8x128", &rows, &flush);
+    direction::<f32, RowsF32, TilesF32>(&mut c, "f32-T8x128-to-rows", &tiles, &flush);
+    drop((rows, tiles));
+
+    let rows = Tensor::<RowsBf16>::from_logical(
+        &(0..n)
+            .map(|k| bf16::from_bits(k as u16 & 0x3fff))
+            .collect::<Vec<_>>(),
+    )
+    .expect("4096×4096 values");
+    let mut tiles = Tensor::<TilesBf16>::zeros();
+    tiles.copy_from(&rows);
+    direction::<bf16, TilesBf16, RowsBf16>(&mut c, "bf16-rows-to-T8x128x2x1", &rows, &flush);
+    direction::<bf16, RowsBf16, TilesBf16>(&mut c, "bf16-T8x128x2x1-to-rows", &tiles, &flush);
+
+    c.final_summary();
+    report(start);
+}
+
+/// Prints GB/s of each variant and `copy_from`'s share of memcpy, from this run's medians.
+fn report(start: SystemTime) {
+    let groups = [
+        ("f32-rows-to-T8x128", RowsF32::SIZE_BYTES),
+        ("f32-T8x128-to-rows", RowsF32::SIZE_BYTES),
+        ("bf16-rows-to-T8x128x2x1", RowsBf16::SIZE_BYTES),
+        ("bf16-T8x128x2x1-to-rows", RowsBf16::SIZE_BYTES),
+    ];
+    println!(
+        "\n| direction | copy_from GB/s | memcpy GB/s | copy_from / memcpy | naive GB/s | \
+         copy_from / naive | cold copy_from GB/s | cold memcpy GB/s | cold copy_from / memcpy |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for (group, bytes) in groups {
+        let cold = format!("{group}-cold");
+        let hot = VARIANTS.map(|v| common::median_ns(group, v, start));
+        let cold = VARIANTS.map(|v| common::median_ns(&cold, v, start));
+        let [Some(kernel), Some(memcpy), Some(naive)] = hot else {
+            continue;
+        };
+        let gbps = |t: f64| bytes as f64 / t;
+        let cold = match cold {
+            [Some(k), Some(m), _] => {
+                format!("{:.2} | {:.2} | {:.0}%", gbps(k), gbps(m), 100.0 * m / k)
+            }
+            _ => "- | - | -".to_owned(),
+        };
+        println!(
+            "| {group} | {:.2} | {:.2} | {:.0}% | {:.2} | {:.1}× | {cold} |",
+            gbps(kernel),
+            gbps(memcpy),
+            100.0 * memcpy / kernel,
+            gbps(naive),
+            naive / kernel,
+        );
+    }
+}
