@@ -194,19 +194,17 @@ impl BoxCopy {
             .map(|g| g.iter().map(|&d| dims[d]).product())
             .collect();
         // The untiled side's stride per unit of each group value: its dims must be laid out
-        // contiguously in the group's order.
+        // contiguously in the group's order (size-1 dims, always at index 0, aside).
         let mut unit = Vec::with_capacity(groups.len());
         for g in &groups {
-            let Some(&last) = g.last() else {
-                unit.push(0);
-                continue;
-            };
-            for w in g.windows(2) {
-                if strides[w[0]] != strides[w[1]] * dims[w[1]] {
-                    return None;
-                }
+            let live: Vec<usize> = g.iter().copied().filter(|&d| dims[d] > 1).collect();
+            if live
+                .windows(2)
+                .any(|w| strides[w[0]] != strides[w[1]] * dims[w[1]])
+            {
+                return None;
             }
-            unit.push(strides[last]);
+            unit.push(live.last().map_or(0, |&d| strides[d]));
         }
         // The range of each group's values the loops can reach, to find which never clip.
         let mut reach = vec![1; groups.len()];
@@ -316,8 +314,21 @@ impl BoxCopy {
         src: &[S::Word],
         at: (usize, usize),
     ) {
-        let [outer, inner] = [&self.levels[depth + 1], &self.levels[depth + 2]];
-        self.steps(&self.levels[depth], base, at, |base, at| {
+        let [rows, outer, inner] = [
+            &self.levels[depth],
+            &self.levels[depth + 1],
+            &self.levels[depth + 2],
+        ];
+        let whole = rows.clip.is_none() && outer.clip.is_none() && inner.clip.is_none();
+        if let (true, 2, Some(kind)) = (whole, inner.size, Pairs::of(outer, inner)) {
+            // Whole tiles of pairs: the kernel is chosen once for all rows.
+            for k in 0..rows.size {
+                let at = (at.0 + k * rows.dst, at.1 + k * rows.src);
+                kind.row::<D, S>(outer.size, inner, dst, src, at);
+            }
+            return;
+        }
+        self.steps(rows, base, at, |base, at| {
             self.plane::<D, S>(outer, inner, base, dst, src, at);
         });
     }
@@ -341,15 +352,8 @@ impl BoxCopy {
             _ => 0,
         };
         let m = self.count(inner, base, 0);
-        if shared == 0 && m == 2 {
-            if (inner.dst, outer.dst, outer.src) == (1, 2, 1) {
-                let (a, b) = (s0, s0 + inner.src);
-                return zip::<D, S>(&mut dst[d0..d0 + 2 * n], &src[a..a + n], &src[b..b + n]);
-            }
-            if (inner.src, outer.src, outer.dst) == (1, 2, 1) {
-                let (a, b) = dst[d0..].split_at_mut(inner.dst);
-                return unzip::<D, S>(&src[s0..s0 + 2 * n], &mut a[..n], &mut b[..n]);
-            }
+        if let (0, 2, Some(kind)) = (shared, m, Pairs::of(outer, inner)) {
+            return kind.row::<D, S>(n, inner, dst, src, (d0, s0));
         }
         for k in 0..n {
             let m = if shared == 0 {
@@ -358,6 +362,50 @@ impl BoxCopy {
                 self.count(inner, base, k * shared)
             };
             line::<D, S>(m, inner, dst, src, (d0 + k * outer.dst, s0 + k * outer.src));
+        }
+    }
+}
+
+/// Two innermost loops that move pairs: `n` steps of 1 slot on one side and 2 on the other,
+/// over a pair (`inner`, 2 steps) that is 1 slot wide on the pair side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pairs {
+    /// Two source rows into destination pairs.
+    Zip,
+    /// Source pairs into two destination rows.
+    Unzip,
+}
+
+impl Pairs {
+    fn of(outer: &Level, inner: &Level) -> Option<Pairs> {
+        if (inner.dst, outer.dst, outer.src) == (1, 2, 1) {
+            Some(Pairs::Zip)
+        } else if (inner.src, outer.src, outer.dst) == (1, 2, 1) {
+            Some(Pairs::Unzip)
+        } else {
+            None
+        }
+    }
+
+    /// `n` pairs from the offsets `at`; `inner` steps between the two rows.
+    #[inline(always)]
+    fn row<D: Layout, S: Layout<Elem = D::Elem>>(
+        self,
+        n: usize,
+        inner: &Level,
+        dst: &mut [D::Word],
+        src: &[S::Word],
+        (d0, s0): (usize, usize),
+    ) {
+        match self {
+            Pairs::Zip => {
+                let b = s0 + inner.src;
+                zip::<D, S>(&mut dst[d0..d0 + 2 * n], &src[s0..s0 + n], &src[b..b + n]);
+            }
+            Pairs::Unzip => {
+                let (a, b) = dst[d0..].split_at_mut(inner.dst);
+                unzip::<D, S>(&src[s0..s0 + 2 * n], &mut a[..n], &mut b[..n]);
+            }
         }
     }
 }
@@ -569,6 +617,7 @@ mod tests {
         // `*` over dims the untiled side does not lay out in that order.
         assert!(loops("f32[3,5,8]{2,1,0:T(2,*,4)}", "f32[3,5,8]{1,2,0}").is_none());
         assert!(loops("f32[3,5,8]{2,1,0:T(2,*,4)}", "f32[3,5,8]{2,1,0}").is_some());
+        assert!(loops("f32[3,1,8]{2,1,0:T(2,*,4)}", "f32[3,1,8]{2,1,0}").is_some());
         // A sub-tile that does not divide its tile leaves padding inside the tile.
         assert!(loops("f32[6,6]{1,0:T(2,3)(2,2)}", "f32[6,6]{1,0}").is_none());
     }
