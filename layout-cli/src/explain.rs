@@ -16,6 +16,8 @@ pub(crate) const DEFAULT_SHAPE: &str = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,
 const GRID_LIMIT: usize = 4096;
 /// `--json` lists every offset for arrays up to this many elements.
 const JSON_OFFSETS_LIMIT: usize = 65536;
+/// The memory order lists at most this many slots.
+const MEMORY_ORDER_SLOTS: usize = 64;
 /// Padding above this factor (physical / logical elements) is flagged.
 const WASTE_WARNING_FACTOR: f64 = 2.0;
 
@@ -254,26 +256,30 @@ fn memory_order(s: &mut String, p: &Plan) {
         image[offset] = Some(logical);
     }
     let _ = writeln!(s, "\nmemory order ('.' is padding)");
-    if p.elements() <= 26 {
-        let name = |l: usize| char::from(b'a' + l as u8).to_string();
-        let letters: Vec<String> = image.iter().map(|l| l.map_or(".".into(), name)).collect();
-        let _ = writeln!(s, "  {}", letters.join(" "));
+    let letters = p.elements() <= 26;
+    let name = |l: usize| {
+        if letters {
+            char::from(b'a' + l as u8).to_string()
+        } else {
+            tuple(&unravel(l, dims))
+        }
+    };
+    let shown = image.len().min(MEMORY_ORDER_SLOTS);
+    let cells: Vec<String> = image[..shown]
+        .iter()
+        .map(|l| l.map_or(".".into(), name))
+        .collect();
+    let more = if image.len() > shown {
+        format!(" ... ({} more slots)", image.len() - shown)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(s, "  {}{more}", cells.join(" "));
+    if letters {
         let legend: Vec<String> = (0..p.elements())
             .map(|l| format!("{}={}", name(l), tuple(&unravel(l, dims))))
             .collect();
         let _ = writeln!(s, "  where {}", legend.join(" "));
-    } else {
-        let shown = image.len().min(64);
-        let cells: Vec<String> = image[..shown]
-            .iter()
-            .map(|l| l.map_or(".".into(), |l| tuple(&unravel(l, dims))))
-            .collect();
-        let more = if image.len() > shown {
-            format!(" ... ({} more slots)", image.len() - shown)
-        } else {
-            String::new()
-        };
-        let _ = writeln!(s, "  {}{more}", cells.join(" "));
     }
 }
 
