@@ -75,7 +75,7 @@ fn traverse(load: impl Fn(usize, usize) -> u32) -> u32 {
 fn variants<L>(
     c: &mut Criterion,
     group: &str,
-    hand: fn(usize, usize) -> usize,
+    hand: impl Fn(usize, usize) -> usize + Copy,
     ndarray: Option<&Array2<L::Elem>>,
 ) where
     L: Layout<Index = [usize; 2], Word = <L as Layout>::Elem>,
@@ -98,17 +98,30 @@ fn variants<L>(
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Elements(L::ELEMENTS as u64));
     g.bench_function("layout", |b| {
-        b.iter(|| traverse(|i, j| bits(black_box(data)[L::offset([i, j])])));
+        b.iter(|| {
+            let data = black_box(data);
+            traverse(|i, j| bits(data[L::offset([i, j])]))
+        });
     });
     g.bench_function("hand", |b| {
-        b.iter(|| traverse(|i, j| bits(black_box(data)[hand(i, j)])));
+        b.iter(|| {
+            let data = black_box(data);
+            traverse(|i, j| bits(data[hand(i, j)]))
+        });
     });
     g.bench_function("plan", |b| {
-        b.iter(|| traverse(|i, j| bits(black_box(data)[plan.offset(&[i, j])])));
+        b.iter(|| {
+            let data = black_box(data);
+            let plan = black_box(&plan);
+            traverse(|i, j| bits(data[plan.offset(&[i, j])]))
+        });
     });
     if let Some(a) = ndarray {
         g.bench_function("ndarray", |b| {
-            b.iter(|| traverse(|i, j| bits(black_box(a)[[i, j]])));
+            b.iter(|| {
+                let a = black_box(a);
+                traverse(|i, j| bits(a[[i, j]]))
+            });
         });
     }
     g.finish();

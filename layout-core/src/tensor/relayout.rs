@@ -328,6 +328,18 @@ impl BoxCopy {
             }
             return;
         }
+        if whole && (inner.dst, inner.src) == (1, 1) {
+            // Whole tiles of runs (tile rows).
+            let n = inner.size;
+            for k in 0..rows.size {
+                for j in 0..outer.size {
+                    let d = at.0 + k * rows.dst + j * outer.dst;
+                    let s = at.1 + k * rows.src + j * outer.src;
+                    run::<D, S>(&mut dst[d..d + n], &src[s..s + n]);
+                }
+            }
+            return;
+        }
         self.steps(rows, base, at, |base, at| {
             self.plane::<D, S>(outer, inner, base, dst, src, at);
         });
@@ -449,7 +461,7 @@ fn line<D: Layout, S: Layout<Elem = D::Elem>>(
 }
 
 /// Copies consecutive slots: `dst[k] = src[k]` (a `memcpy`).
-#[inline(never)]
+#[inline(always)]
 fn run<D: Layout, S: Layout<Elem = D::Elem>>(dst: &mut [D::Word], src: &[S::Word]) {
     let src = &src[..dst.len()];
     for k in 0..dst.len() {
