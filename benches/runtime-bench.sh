@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Runtime benchmarks, written to BENCHMARKS.md between `<!-- runtime-bench:start -->` and
+# `<!-- runtime-bench:end -->` (nothing else in the file is touched). Runs
+#   cargo bench --bench relayout   (about 1 minute on 2 cores)
+#   cargo bench --bench offset     (about 30 s)
+#   cargo bench --bench iterate    (about 20 s)
+# and copies the table each prints after criterion's report. Run it by hand on a machine as
+# quiet as you can get (the load average is recorded), never from CI.
+#
+# usage: benches/runtime-bench.sh
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# From the root, so that rustup picks the toolchain of rust-toolchain.toml.
+cd "$ROOT"
+unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS CARGO_BUILD_RUSTFLAGS CARGO_BUILD_TARGET
+CARGO=${CARGO:-cargo}
+LOGS=$ROOT/target/runtime-bench
+mkdir -p "$LOGS"
+
+say() { printf '==> %s\n' "$*" >&2; }
+
+say "building the benches"
+$CARGO bench --no-run --bench relayout --bench offset --bench iterate >"$LOGS/build.txt" 2>&1
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+START=$(date -u '+%Y-%m-%d %H:%M UTC')
+for bench in relayout offset iterate; do
+  say "cargo bench --bench $bench"
+  $CARGO bench --bench "$bench" >"$LOGS/$bench.txt" 2>&1
+done
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# The markdown table a bench printed last.
+table() { grep '^|' "$LOGS/$1.txt"; }
+
+COMMIT=$(git rev-parse --short HEAD)
+if [[ -n $(git status --porcelain --untracked-files=no) ]]; then
+  COMMIT="$COMMIT (with uncommitted changes)"
+fi
+CPU=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+L3=$(lscpu 2>/dev/null | awk -F': +' '/^L3 cache/ { print $2; exit }' || true)
+SECTION=$(mktemp)
+cat >"$SECTION" <<EOF
+<!-- runtime-bench:start -->
+## Runtime
+
+Written by \`benches/runtime-bench.sh\`; edit the script, not this section. These numbers were
+produced by
+
+\`\`\`sh
+benches/runtime-bench.sh
+\`\`\`
+
+which runs \`cargo bench --bench relayout\`, \`cargo bench --bench offset\` and
+\`cargo bench --bench iterate\` (criterion 0.5, medians of 10 samples), on $START, measuring
+commit $COMMIT. Machine: ${CPU:-unknown CPU}, $(nproc) CPUs (\`nproc\`), L3 ${L3:-unknown};
+$(uname -sr); \`$(rustc -V)\`; default target flags (x86-64 baseline, so SSE2 vectors; no
+\`-C target-cpu\`). The 2 CPUs are shared with other jobs: load average (1, 5, 15 min)
+$LOAD_BEFORE before and $LOAD_AFTER after. Memory bandwidth on this machine varies by ±15%
+from minute to minute, memcpy's the most; ratios measured a few milliseconds apart (the cold
+columns) are the steadier ones.
+
+### Relayout of 4096×4096 arrays
+
+\`Tensor::copy_from\` from row-major to TPU tiles and back, against \`copy_from_slice\` of the
+same bytes (the memcpy bound) and a naive per-element loop,
+\`dst[Dst::offset(idx)] = src[Src::offset(idx)]\` over all indices in row-major order. GB/s are
+bytes of one buffer (64 MiB for f32, 32 MiB for bf16) per second, 10^9 bytes. *Hot*: criterion
+repeats one copy on the same buffers, so a repeated 32 MiB memcpy finds part of its source in
+the 32 MiB L3. *Cold*: 25 rounds of (read 128 MiB, memcpy, read 128 MiB, \`copy_from\`), each
+copy starting from DRAM; the ratio is the median of the rounds' ratios. Goals: f32 at least 90%
+of memcpy, bf16 at least 70%, in both directions.
+
+$(table relayout)
+
+\`copy_from\` copies each 128-element tile row with one slice copy (f32), and interleaves two
+source rows into the pairs of a \`(2,1)\` sub-tile (or splits them back) with loops that compile
+to SSE2 unpack and shuffle instructions (bf16). memcpy (glibc's, with AVX-512 on this machine)
+streams one contiguous range, where \`copy_from\` reads (to tiles) or writes (from tiles) 8
+rows at once and, for bf16, spends SSE2 shuffles on every pair.
+
+### Offset computation over a full traversal, 1024×1024
+
+Every element visited in logical row-major order and loaded through its offset, the loaded bits
+summed so that nothing is optimised away; ns per element. \`layout\` is the \`layout!\` type's
+\`offset\`, \`hand\` the closed form written by hand (\`i * 1024 + j\`; for \`T(8,128)\`
+\`(i / 8) * 8192 + (j / 128) * 1024 + (i % 8) * 128 + j % 128\`; for \`T(8,128)(2,1)\` also
+\`(i % 8 / 2) * 256 + (j % 128) * 2 + i % 2\`), \`plan\` layout-core's runtime \`Plan::offset\`,
+\`ndarray\` indexing an \`ndarray::Array2\` (untiled layouts only).
+
+$(table offset)
+
+### Iteration, 1024×1024 f32
+
+\`Tensor::iter_physical\` (memory order, with each element's logical index) and \`Tensor::iter\`
+(logical order) against summing the raw storage slice; ns per element.
+
+$(table iterate)
+<!-- runtime-bench:end -->
+EOF
+
+OUT=$ROOT/BENCHMARKS.md
+if [[ ! -f $OUT ]]; then
+  cat >"$OUT" <<'EOF'
+# Benchmarks
+
+Measurements of `xla-layout`: compile time of the `layout!` macro, and runtime. A section
+between `<!-- NAME:start -->` and `<!-- NAME:end -->` markers is written by the script it
+names, and re-running that script replaces only its own section. The scripts are slow, so they
+are run by hand and not by CI.
+EOF
+fi
+if grep -q '^<!-- runtime-bench:start -->$' "$OUT"; then
+  awk -v section="$SECTION" '
+    /^<!-- runtime-bench:start -->$/ { while ((getline line < section) > 0) print line; skip = 1; next }
+    /^<!-- runtime-bench:end -->$/ { skip = 0; next }
+    !skip { print }
+  ' "$OUT" >"$OUT.tmp"
+  mv "$OUT.tmp" "$OUT"
+else
+  { echo; cat "$SECTION"; } >>"$OUT"
+fi
+rm -f "$SECTION"
+say "done: $OUT"
+sed -n '/^<!-- runtime-bench:start -->$/,/^<!-- runtime-bench:end -->$/p' "$OUT"
