@@ -16,6 +16,7 @@ use xla_layout::{Layout, layout};
 type RowsF32 = layout!(f32[1024,1024]{1,0});
 type TilesF32 = layout!(f32[1024,1024]{1,0:T(8,128)});
 
+/// The three ways to visit every element, measured in one criterion group.
 const VARIANTS: [&str; 3] = ["slice", "iter_physical", "iter"];
 
 /// The three ways to visit every element of an `L` tensor, in group `group`.

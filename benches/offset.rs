@@ -22,15 +22,17 @@ type TpuBf16 = layout!(bf16[1024,1024]{1,0:T(8,128)(2,1)});
 
 const N: usize = 1024;
 
-/// The closed forms, written by hand.
+/// Row-major, written by hand.
 fn rows_hand(i: usize, j: usize) -> usize {
     i * N + j
 }
 
+/// `{1,0:T(8,128)}`: tile row, tile column, row in the tile, column in the tile.
 fn tiles_hand(i: usize, j: usize) -> usize {
     (i / 8) * (8 * N) + (j / 128) * 1024 + (i % 8) * 128 + j % 128
 }
 
+/// `{1,0:T(8,128)(2,1)}`: as `T(8,128)`, with rows paired inside the tile.
 fn tpu_hand(i: usize, j: usize) -> usize {
     (i / 8) * (8 * N) + (j / 128) * 1024 + (i % 8 / 2) * 256 + (j % 128) * 2 + i % 2
 }
