@@ -1,6 +1,6 @@
 //! `copy_from` between every ordered pair of a broad, fixed set of layouts of the same
 //! array: untiled and tiled, tiled to tiled, `*`, tiles overhanging the array, legacy
-//! `padded = [..]`, `L(n)`, packed `E(4)`, `M(n)`, bf16 `(2,1)` sub-tiles, ranks 1 to 4 and
+//! `padded = [..]`, `L(n)`, packed `E(4)`, `M(n)`, bf16 `(2,1)` sub-tiles, ranks 0 to 4 and
 //! zero-size arrays. Random data, distinct per element where the type allows, must come back
 //! unchanged from `to_logical()` of the destination (layouts cannot be random: `layout!`
 //! types exist only at compile time).
@@ -220,6 +220,11 @@ proptest! {
             layout!(f32[0,5]{1,0}),
             layout!(f32[0,5]{0,1}),
             layout!(f32[0,5]{1,0:T(8,128)}),
+        ]);
+        all_pairs!(seed; [
+            layout!(f32[]),
+            layout!(f32[]{:T(2)}),
+            layout!(f32[]{:T(8,128)(2,1)}),
         ]);
         all_pairs!(seed; [
             layout!(f32[1,1]{1,0}),
