@@ -34,7 +34,7 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 table() { grep '^|' "$LOGS/$1.txt"; }
 
 COMMIT=$(git rev-parse --short HEAD)
-if [[ -n $(git status --porcelain --untracked-files=no) ]]; then
+if [[ -n $(git status --porcelain --untracked-files=no -- . ':!BENCHMARKS.md') ]]; then
   COMMIT="$COMMIT (with uncommitted changes)"
 fi
 CPU=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
