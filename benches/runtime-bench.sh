@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Runtime benchmarks, written to BENCHMARKS.md between `<!-- runtime-bench:start -->` and
 # `<!-- runtime-bench:end -->` (nothing else in the file is touched). Runs
-#   cargo bench --bench relayout   (about 1 minute on 2 cores)
+#   cargo bench --bench relayout   RUNS times (about 1 minute each on 2 cores)
 #   cargo bench --bench offset     (about 30 s)
 #   cargo bench --bench iterate    (about 20 s)
-# and copies the table each prints after criterion's report. Run it by hand on a machine as
-# quiet as you can get (the load average is recorded), never from CI.
+# and copies the table each prints after criterion's report (relayout's of the last run, and
+# its ratios from every run, since memory bandwidth drifts between runs). Run it by hand on a
+# machine as quiet as you can get (the load average is recorded), never from CI.
 #
-# usage: benches/runtime-bench.sh
+# usage: benches/runtime-bench.sh [RUNS]   (default 3)
 set -euo pipefail
+RUNS=${1:-3}
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # From the root, so that rustup picks the toolchain of rust-toolchain.toml.
@@ -24,7 +26,12 @@ say "building the benches"
 $CARGO bench --no-run --bench relayout --bench offset --bench iterate >"$LOGS/build.txt" 2>&1
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 START=$(date -u '+%Y-%m-%d %H:%M UTC')
-for bench in relayout offset iterate; do
+for run in $(seq "$RUNS"); do
+  say "cargo bench --bench relayout ($run of $RUNS)"
+  $CARGO bench --bench relayout >"$LOGS/relayout-$run.txt" 2>&1
+done
+cp "$LOGS/relayout-$RUNS.txt" "$LOGS/relayout.txt"
+for bench in offset iterate; do
   say "cargo bench --bench $bench"
   $CARGO bench --bench "$bench" >"$LOGS/$bench.txt" 2>&1
 done
@@ -32,6 +39,21 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # The markdown table a bench printed last.
 table() { grep '^|' "$LOGS/$1.txt"; }
+
+# `copy_from / memcpy` of every relayout run, hot and cold, one row per direction.
+ratios() {
+  printf '| direction |'
+  for run in $(seq "$RUNS"); do printf ' run %s: hot, cold |' "$run"; done
+  printf '\n|---|'
+  for _ in $(seq "$RUNS"); do printf -- '---|'; done
+  printf '\n'
+  for run in $(seq "$RUNS"); do
+    grep '^| [a-z0-9]*-[^ ]*-to-' "$LOGS/relayout-$run.txt" | awk -F' [|] ' '{ print $1 "\t" $4 ", " $9 }'
+  done | awk -F'\t' '
+    !($1 in row) { order[++n] = $1; row[$1] = $1 " |" }
+    { row[$1] = row[$1] " " $2 " |" }
+    END { for (i = 1; i <= n; i++) print row[order[i]] }'
+}
 
 COMMIT=$(git rev-parse --short HEAD)
 if [[ -n $(git status --porcelain --untracked-files=no -- . ':!BENCHMARKS.md') ]]; then
@@ -51,7 +73,7 @@ produced by
 benches/runtime-bench.sh
 \`\`\`
 
-which runs \`cargo bench --bench relayout\`, \`cargo bench --bench offset\` and
+which runs \`cargo bench --bench relayout\` $RUNS times, \`cargo bench --bench offset\` and
 \`cargo bench --bench iterate\` (criterion 0.5, medians of 10 samples), on $START, measuring
 commit $COMMIT. Machine: ${CPU:-unknown CPU}, $(nproc) CPUs (\`nproc\`), L3 ${L3:-unknown};
 $(uname -sr); \`$(rustc -V)\`; default target flags (x86-64 baseline, so SSE2 vectors; no
@@ -71,7 +93,13 @@ the 32 MiB L3. *Cold*: 25 rounds of (read 128 MiB, memcpy, read 128 MiB, \`copy_
 copy starting from DRAM; the ratio is the median of the rounds' ratios. Goals: f32 at least 90%
 of memcpy, bf16 at least 70%, in both directions.
 
+The last run:
+
 $(table relayout)
+
+\`copy_from / memcpy\` in every run:
+
+$(ratios)
 
 \`copy_from\` copies each 128-element tile row with one slice copy (f32), and interleaves two
 source rows into the pairs of a \`(2,1)\` sub-tile (or splits them back) with loops that compile
