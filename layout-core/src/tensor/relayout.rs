@@ -488,6 +488,7 @@ fn zip<D: Layout, S: Layout<Elem = D::Elem>>(dst: &mut [D::Word], a: &[S::Word],
     zip_run::<D, S>(dst_rest, a_rest, b_rest);
 }
 
+/// The loop of [`zip`] over one block, or over the rest.
 #[inline(always)]
 fn zip_run<D: Layout, S: Layout<Elem = D::Elem>>(
     dst: &mut [D::Word],
@@ -518,6 +519,7 @@ fn unzip<D: Layout, S: Layout<Elem = D::Elem>>(
     unzip_run::<D, S>(src_rest, a_rest, b_rest);
 }
 
+/// The loops of [`unzip`] over one block, or over the rest.
 #[inline(always)]
 fn unzip_run<D: Layout, S: Layout<Elem = D::Elem>>(
     src: &[S::Word],
