@@ -81,7 +81,7 @@ fn direction<E, D, S>(c: &mut Criterion, group: &str, src: &Tensor<S>, flush: &[
 where
     E: Copy + Default + PartialEq + std::fmt::Debug,
     D: Layout<Index = [usize; 2], Elem = E, Word = E>,
-    S: Layout<Index = [usize; 2], Elem = E, Word = E>,
+    S: Layout<Index = [usize; 2], Elem = E, Word = E, Dims = D::Dims>,
 {
     let mut dst = Tensor::<D>::zeros();
     let mut reference = Tensor::<D>::zeros();

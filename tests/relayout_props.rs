@@ -48,7 +48,7 @@ impl Sample for u8 {
 fn check<A, B>(seed: u32) -> Result<(), TestCaseError>
 where
     A: Layout,
-    B: Layout<Elem = A::Elem>,
+    B: Layout<Elem = A::Elem, Dims = A::Dims>,
     A::Elem: Sample,
 {
     let data: Vec<A::Elem> = (0..A::ELEMENTS).map(|k| A::Elem::sample(seed, k)).collect();

@@ -214,13 +214,13 @@ impl Plan {
     ///
     /// For layouts without `*` and without padding slots it is the coalesced list of
     /// `(size, stride)` modes, most significant first (so a reshape that keeps the memory
-    /// order has the same signature); other layouts get `usize::MAX` followed by their dims,
+    /// order has the same signature), then the number of element slots; other layouts get `usize::MAX` followed by their dims,
     /// physical order and tiling steps, so they match only the same layout.
     ///
     /// ```
     /// use xla_layout_core::{parse_array, Plan};
     /// let sig = |t: &str| Plan::new(&parse_array(t).unwrap()).unwrap().bitcast_signature();
-    /// assert_eq!(sig("f32[3,4]{1,0}"), [12, 1]);
+    /// assert_eq!(sig("f32[3,4]{1,0}"), [12, 1, 12]);
     /// assert_eq!(sig("f32[3,4]{1,0}"), sig("f32[6,2]{1,0}"));
     /// assert_eq!(sig("f32[3,2,2]{1,0,2}"), sig("f32[6,2]{0,1}")); // XLA's ReshapeIsBitcast test
     /// assert_ne!(sig("f32[3,4]{1,0}"), sig("f32[3,4]{0,1}"));
@@ -253,7 +253,9 @@ impl Plan {
                 _ => out.push((size, stride)),
             }
         }
-        out.into_iter().flat_map(|(s, t)| [s, t]).collect()
+        let mut sig: Vec<usize> = out.into_iter().flat_map(|(s, t)| [s, t]).collect();
+        sig.push(self.physical_elements());
+        sig
     }
 
     fn opaque_signature(&self) -> Vec<usize> {

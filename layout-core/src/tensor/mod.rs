@@ -132,18 +132,13 @@ impl<L: Layout> TensorBase<AlignedBuf<L::Word>, L> {
     }
 
     /// Reinterprets the storage under another layout that puts every element at the same
-    /// offset (XLA's bitcast idea): checked at compile time, so a call that is not a bitcast
-    /// does not build.
+    /// offset (XLA's bitcast idea). Checked by the type system: the two layouts must have
+    /// the same [`Layout::BitcastSignature`], so a call that is not a bitcast is a type error
+    /// at the call.
     pub fn bitcast<L2>(self) -> Tensor<L2>
     where
-        L2: Layout<Word = L::Word, Elem = L::Elem>,
+        L2: Layout<Word = L::Word, Elem = L::Elem, BitcastSignature = L::BitcastSignature>,
     {
-        const {
-            assert!(
-                relayout::is_bitcast::<L, L2>(),
-                "bitcast between layouts that put elements at different offsets"
-            )
-        };
         TensorBase {
             data: self.data,
             layout: PhantomData,
@@ -288,22 +283,17 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
     /// Copies every element of `src` (same dimensions and element type, any layout) into
     /// this tensor's layout: one `memcpy` for identical layouts, loops over the tiled side's
     /// tiles copying whole tile rows (and interleaving `(2,1)` pairs) between an untiled and a
-    /// tiled layout, and a per-element copy otherwise. A mismatch of dimensions does not
-    /// build.
+    /// tiled layout, and a per-element copy otherwise. The source must have the same
+    /// [`Layout::Dims`] and element type: a mismatch is a type error at the call.
     ///
     /// Each call builds the runtime [`Plan`](crate::Plan) of both layouts (parsing their
     /// canonical text): a few microseconds, negligible for large tensors but not for many
     /// copies of tiny ones.
-    pub fn copy_from<D2: AsRef<[L2::Word]>, L2: Layout<Elem = L::Elem>>(
-        &mut self,
-        src: &TensorBase<D2, L2>,
-    ) {
-        const {
-            assert!(
-                relayout::same_dims::<L, L2>(),
-                "copy_from between layouts of different dimensions"
-            )
-        };
+    pub fn copy_from<D2, L2>(&mut self, src: &TensorBase<D2, L2>)
+    where
+        D2: AsRef<[L2::Word]>,
+        L2: Layout<Elem = L::Elem, Dims = L::Dims>,
+    {
         relayout::copy::<L, L2>(self.as_mut_slice(), src.as_slice());
     }
 }

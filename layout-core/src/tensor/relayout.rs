@@ -21,40 +21,14 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::tiling::Step;
-use crate::typed::Layout;
+use crate::typed::{Layout, List};
 use crate::{Expr, Plan};
 
-/// True when both layouts have the same dimensions (evaluated at compile time).
-pub(crate) const fn same_dims<A: Layout, B: Layout>() -> bool {
-    let (a, b) = (A::DIMS, B::DIMS);
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// True when the two layouts put every element (numbered in logical row-major order) at the
-/// same offset of the same storage (evaluated at compile time).
-pub(crate) const fn is_bitcast<A: Layout, B: Layout>() -> bool {
-    let (a, b) = (A::BITCAST_SIGNATURE, B::BITCAST_SIGNATURE);
-    if A::STORAGE_WORDS != B::STORAGE_WORDS || A::ELEMENTS != B::ELEMENTS || a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+/// same offset of the same storage.
+fn is_bitcast<A: Layout, B: Layout>() -> bool {
+    A::STORAGE_WORDS == B::STORAGE_WORDS
+        && <A::BitcastSignature as List>::SLICE == <B::BitcastSignature as List>::SLICE
 }
 
 /// The strides of an untiled layout's offset (`Σ i_d · stride_d`), if its closed form is

@@ -66,10 +66,13 @@ pub trait Layout: 'static {
     const SIZE_BYTES: usize;
     /// The canonical text, as XLA prints it.
     const CANONICAL: &'static str;
-    /// [`Plan::bitcast_signature`](crate::Plan::bitcast_signature): equal for two layouts
-    /// (of one element type and storage size) exactly when they put every element at the
-    /// same offset.
-    const BITCAST_SIGNATURE: &'static [usize];
+    /// The dimensions as a type-level list, so that "same dimensions" is a type equality
+    /// (`L2: Layout<Dims = L::Dims>`).
+    type Dims: List;
+    /// [`Plan::bitcast_signature`](crate::Plan::bitcast_signature) as a type-level list:
+    /// equal for two layouts of one element type exactly when they put every element at the
+    /// same offset of equally long storage.
+    type BitcastSignature: List;
     /// The Rust type of one element (`f32`, `half::bf16`, [`I4`], ...).
     type Elem: Copy + Default + PartialEq + core::fmt::Debug + 'static;
     /// The unit of a buffer of this layout: `Elem` for [`Direct`] storage, `u8` for
@@ -233,7 +236,8 @@ where
     const PHYSICAL_ELEMENTS: usize = M::PHYSICAL;
     const SIZE_BYTES: usize = M::BYTES;
     const CANONICAL: &'static str = Canon::STR;
-    const BITCAST_SIGNATURE: &'static [usize] = Sig::SLICE;
+    type Dims = Dims;
+    type BitcastSignature = Sig;
     type Elem = E::Elem;
     type Word = S::Word;
     const PACKED: bool = S::PACKED;
