@@ -195,3 +195,41 @@ fn aligned_storage() {
     assert_eq!(t.as_slice().as_ptr() as usize % 64, 0);
     assert_eq!(<layout!(u8[3]) as Layout>::STORAGE_WORDS, 3);
 }
+
+#[test]
+fn large_relayouts_stream_and_stay_exact() {
+    // 16 MiB each: past the size where tile rows are written with non-temporal stores.
+    type Rows = layout!(f32[2048,2048]{1,0});
+    type Tiles = layout!(f32[2048,2048]{1,0:T(8,128)});
+    let data: Vec<f32> = (0..2048 * 2048).map(|k| k as f32).collect();
+    let src = Tensor::<Rows>::from_storage(&data).unwrap();
+    let mut tiled = Tensor::<Tiles>::zeros();
+    tiled.copy_from(&src);
+    // Tile (0,1) starts after tile (0,0): element (0,128) sits at slot 8*128.
+    assert_eq!(tiled.as_slice()[1024], 128.0);
+    assert_eq!(tiled.get([2047, 2047]), Some((2048 * 2048 - 1) as f32));
+    let mut back = Tensor::<Rows>::zeros();
+    back.copy_from(&tiled);
+    assert!(back.as_slice() == &data[..]);
+}
+
+#[test]
+fn large_pair_relayouts_stream_and_stay_exact() {
+    use half::bf16;
+    // 16 MiB each, with (2,1) pairs: the streamed zip and unzip kernels.
+    type Rows = layout!(bf16[4096,2048]{1,0});
+    type Tpu = layout!(bf16[4096,2048]{1,0:T(8,128)(2,1)});
+    // Finite values only (every bit pattern below 0x7f80), so that == compares them all.
+    let data: Vec<bf16> = (0..4096 * 2048)
+        .map(|k| bf16::from_bits((k % 0x7f7f) as u16))
+        .collect();
+    let src = Tensor::<Rows>::from_storage(&data).unwrap();
+    let mut tpu = Tensor::<Tpu>::zeros();
+    tpu.copy_from(&src);
+    // (1,0) is packed next to (0,0); (0,1) follows the pair.
+    assert_eq!(&tpu.as_slice()[..3], &[data[0], data[2048], data[1]]);
+    assert!(tpu.to_logical() == data);
+    let mut back = Tensor::<Rows>::zeros();
+    back.copy_from(&tpu);
+    assert!(back.as_slice() == &data[..]);
+}

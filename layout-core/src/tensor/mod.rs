@@ -25,6 +25,7 @@ mod bytes;
 #[cfg(feature = "ndarray")]
 mod ndarray;
 mod relayout;
+mod stream;
 
 use alloc::vec::Vec;
 use core::fmt;

@@ -20,6 +20,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::stream;
 use crate::tiling::Step;
 use crate::typed::{Layout, List};
 use crate::{Expr, Plan};
@@ -80,6 +81,8 @@ struct BoxCopy {
     levels: Vec<Level>,
     /// Number of values of each group (the product of its dims).
     bounds: Vec<usize>,
+    /// Whether whole tile rows are written with non-temporal stores (large copies only).
+    stream: bool,
 }
 
 /// The digits of a plan's expanded coordinates with the dims of each group, or `None` when
@@ -210,7 +213,11 @@ impl BoxCopy {
             });
         }
         coalesce(&mut levels);
-        Some(BoxCopy { levels, bounds })
+        Some(BoxCopy {
+            levels,
+            bounds,
+            stream: false,
+        })
     }
 
     /// How many steps of `level` stay inside the array when its group's value so far is
@@ -296,20 +303,31 @@ impl BoxCopy {
         let whole = rows.clip.is_none() && outer.clip.is_none() && inner.clip.is_none();
         if let (true, 2, Some(kind)) = (whole, inner.size, Pairs::of(outer, inner)) {
             // Whole tiles of pairs: the kernel is chosen once for all rows.
+            let streaming = stream::streamable::<D::Word, D::Word>().filter(|_| self.stream);
             for k in 0..rows.size {
                 let at = (at.0 + k * rows.dst, at.1 + k * rows.src);
-                kind.row::<D, S>(outer.size, inner, dst, src, at);
+                match streaming {
+                    Some(proof) => {
+                        kind.row_streamed::<D, S>(proof, outer.size, inner, dst, src, at)
+                    }
+                    None => kind.row::<D, S>(outer.size, inner, dst, src, at),
+                }
             }
             return;
         }
         if whole && (inner.dst, inner.src) == (1, 1) {
             // Whole tiles of runs (tile rows).
             let n = inner.size;
+            let streaming = stream::streamable::<D::Word, S::Word>().filter(|_| self.stream);
             for k in 0..rows.size {
                 for j in 0..outer.size {
                     let d = at.0 + k * rows.dst + j * outer.dst;
                     let s = at.1 + k * rows.src + j * outer.src;
-                    run::<D, S>(&mut dst[d..d + n], &src[s..s + n]);
+                    let (d, s) = (&mut dst[d..d + n], &src[s..s + n]);
+                    match streaming {
+                        Some(proof) => stream::copy(proof, d, s),
+                        None => run::<D, S>(d, s),
+                    }
                 }
             }
             return;
@@ -391,6 +409,42 @@ impl Pairs {
             Pairs::Unzip => {
                 let (a, b) = dst[d0..].split_at_mut(inner.dst);
                 unzip::<D, S>(&src[s0..s0 + 2 * n], &mut a[..n], &mut b[..n]);
+            }
+        }
+    }
+}
+
+impl Pairs {
+    /// [`row`](Pairs::row) for large copies: each block of pairs is (un)zipped into a buffer
+    /// on the stack and streamed out with non-temporal stores.
+    #[inline(always)]
+    fn row_streamed<D: Layout, S: Layout<Elem = D::Elem>>(
+        self,
+        proof: stream::Streamable<D::Word, D::Word>,
+        n: usize,
+        inner: &Level,
+        dst: &mut [D::Word],
+        src: &[S::Word],
+        (d0, s0): (usize, usize),
+    ) {
+        let mut buf = [D::Word::default(); 2 * BLOCK];
+        for start in (0..n).step_by(BLOCK) {
+            let m = BLOCK.min(n - start);
+            match self {
+                Pairs::Zip => {
+                    let (a, b) = (s0 + start, s0 + inner.src + start);
+                    zip::<D, S>(&mut buf[..2 * m], &src[a..a + m], &src[b..b + m]);
+                    let d = d0 + 2 * start;
+                    stream::copy(proof, &mut dst[d..d + 2 * m], &buf[..2 * m]);
+                }
+                Pairs::Unzip => {
+                    let (a, b) = buf.split_at_mut(BLOCK);
+                    let s = s0 + 2 * start;
+                    unzip::<D, S>(&src[s..s + 2 * m], &mut a[..m], &mut b[..m]);
+                    let (da, db) = (d0 + start, d0 + inner.dst + start);
+                    stream::copy(proof, &mut dst[da..da + m], &a[..m]);
+                    stream::copy(proof, &mut dst[db..db + m], &b[..m]);
+                }
             }
         }
     }
@@ -536,8 +590,14 @@ pub(crate) fn copy<D: Layout, S: Layout<Elem = D::Elem>>(dst: &mut [D::Word], sr
     let (dp, sp) = (D::plan(), S::plan());
     if !D::PACKED && !S::PACKED {
         let plan = BoxCopy::new(&dp, &sp, true).or_else(|| BoxCopy::new(&sp, &dp, false));
-        if let Some(plan) = plan {
-            return plan.run::<D, S>(dst, src);
+        if let Some(mut plan) = plan {
+            plan.stream = size_of_val(dst) >= stream::STREAM_BYTES
+                && stream::streamable::<D::Word, S::Word>().is_some();
+            plan.run::<D, S>(dst, src);
+            if plan.stream {
+                stream::fence();
+            }
+            return;
         }
     }
     for (d, s) in dp.logical_offsets().zip(sp.logical_offsets()) {
