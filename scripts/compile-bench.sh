@@ -281,27 +281,6 @@ debug builds pay the most. A release build inlines them into the closed form.
 <!-- compile-bench:end -->
 EOF
 
-OUT=$ROOT/BENCHMARKS.md
-if [[ ! -f $OUT ]]; then
-  cat >"$OUT" <<'EOF'
-# Benchmarks
-
-Measurements of `xla-layout`: compile time of the `layout!` macro, and runtime. A section
-between `<!-- NAME:start -->` and `<!-- NAME:end -->` markers is written by the script it
-names, and re-running that script replaces only its own section. The scripts are slow, so they
-are run by hand and not by CI.
-EOF
-fi
-if grep -q '^<!-- compile-bench:start -->$' "$OUT"; then
-  awk -v section="$SECTION" '
-    /^<!-- compile-bench:start -->$/ { while ((getline line < section) > 0) print line; skip = 1; next }
-    /^<!-- compile-bench:end -->$/ { skip = 0; next }
-    !skip { print }
-  ' "$OUT" >"$OUT.tmp"
-  mv "$OUT.tmp" "$OUT"
-else
-  { echo; cat "$SECTION"; } >>"$OUT"
-fi
-rm -f "$SECTION"
-say "done: $OUT"
-sed -n '/^<!-- compile-bench:start -->$/,/^<!-- compile-bench:end -->$/p' "$OUT"
+# shellcheck source=scripts/lib/bench-section.sh
+source "$ROOT/scripts/lib/bench-section.sh"
+write_section compile-bench "$SECTION"
