@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
-use xla_layout_core::{ArrayShape, Dim, Plan, parse_array};
+use xla_layout_core::{ArrayShape, Dim, Errors, Plan, parse_array};
 
 use crate::emit;
 
@@ -30,7 +30,7 @@ pub(crate) fn run(input: &str, json: bool, out: &mut dyn Write, err: &mut dyn Wr
             return ExitCode::FAILURE;
         }
     };
-    let plan = Plan::new(&array).ok();
+    let plan = Plan::new(&array);
     if json {
         emit(out, &to_json(&array, plan.as_ref()).to_string());
     } else {
@@ -64,7 +64,13 @@ fn unravel(mut linear: usize, dims: &[usize]) -> Vec<usize> {
     idx
 }
 
-fn to_json(a: &ArrayShape, plan: Option<&Plan>) -> Value {
+/// Why a valid array has no plan (an unbounded `?` dimension, a tiling too wide), in words.
+fn no_plan(errors: &Errors) -> String {
+    let messages: Vec<&str> = errors.iter().map(|e| e.message()).collect();
+    messages.join("; ")
+}
+
+fn to_json(a: &ArrayShape, plan: Result<&Plan, &Errors>) -> Value {
     let dims: Vec<Value> = a.dims.iter().map(|d| json!(d.extent())).collect();
     let dims_text: Vec<String> = a.dims.iter().map(Dim::to_string).collect();
     let bits = match a.layout.element_size_in_bits {
@@ -82,21 +88,24 @@ fn to_json(a: &ArrayShape, plan: Option<&Plan>) -> Value {
         "memory_space": a.layout.memory_space,
         "memory_space_name": memory_space_name(a.layout.memory_space),
     });
-    if let Some(p) = plan {
-        v["elements"] = json!(p.elements());
-        v["physical_elements"] = json!(p.physical_elements());
-        v["size_bytes"] = json!(p.size_bytes());
-        v["expanded_dims"] = json!(p.expanded_dims());
-        v["tiling_stages"] = json!(p.tiling_stages());
-        v["offset_expr"] = json!(p.offset_expr().to_string());
-        if p.elements() <= JSON_OFFSETS_LIMIT {
-            v["offsets"] = json!(p.logical_offsets().collect::<Vec<_>>());
+    match plan {
+        Ok(p) => {
+            v["elements"] = json!(p.elements());
+            v["physical_elements"] = json!(p.physical_elements());
+            v["size_bytes"] = json!(p.size_bytes());
+            v["expanded_dims"] = json!(p.expanded_dims());
+            v["tiling_stages"] = json!(p.tiling_stages());
+            v["offset_expr"] = json!(p.offset_expr().to_string());
+            if p.elements() <= JSON_OFFSETS_LIMIT {
+                v["offsets"] = json!(p.logical_offsets().collect::<Vec<_>>());
+            }
         }
-    } else {
-        v["elements"] = Value::Null;
-        v["physical_elements"] = Value::Null;
-        v["size_bytes"] = Value::Null;
-        v["note"] = json!("an unbounded `?` dimension has no static size or offsets");
+        Err(errors) => {
+            v["elements"] = Value::Null;
+            v["physical_elements"] = Value::Null;
+            v["size_bytes"] = Value::Null;
+            v["note"] = json!(no_plan(errors));
+        }
     }
     v
 }
@@ -106,7 +115,7 @@ fn letter(rank: usize, d: usize) -> char {
     xla_layout_core::shape_util::dimension_letter(rank, d).unwrap_or('-')
 }
 
-fn human(a: &ArrayShape, plan: Option<&Plan>) -> String {
+fn human(a: &ArrayShape, plan: Result<&Plan, &Errors>) -> String {
     let mut s = String::new();
     let l = &a.layout;
     let rank = a.dims.len();
@@ -150,12 +159,12 @@ fn human(a: &ArrayShape, plan: Option<&Plan>) -> String {
             physical_of(d)
         );
     }
-    let Some(p) = plan else {
-        let _ = writeln!(
-            s,
-            "\nThis array has an unbounded `?` dimension: it has no static size, so no offsets."
-        );
-        return s;
+    let p = match plan {
+        Ok(p) => p,
+        Err(errors) => {
+            let _ = writeln!(s, "\nNo sizes or offsets: {}", no_plan(errors));
+            return s;
+        }
     };
 
     let stages: Vec<String> = p.tiling_stages().iter().map(|st| list(st)).collect();

@@ -202,7 +202,7 @@ impl Plan {
             expand(physical_sizes, &a.layout.tiles).ok_or_else(overflow)?;
         if widest > MAX_EXPANDED_RANK {
             return Err(unsupported(format!(
-                "the tiles of `{a}` expand it to {widest} dimensions; plans support up to {MAX_EXPANDED_RANK}"
+                "`{a}` has {widest} dimensions once tiled; index plans support up to {MAX_EXPANDED_RANK}"
             )));
         }
         let mut strides = vec![0u64; expanded.len()];
