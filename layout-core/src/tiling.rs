@@ -16,6 +16,9 @@ use crate::{ArrayShape, Error, ErrorKind, Errors, Tile, TileDim};
 /// ```
 pub const MAX_EXPANDED_RANK: usize = 64;
 
+/// Most layouts stay this narrow while tiles expand them; their offsets use a smaller buffer.
+const NARROW: usize = 16;
+
 /// One step of the expansion of the physical shape by the tiles.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Step {
@@ -163,6 +166,8 @@ pub struct Plan {
     pub(crate) expanded: Vec<usize>,
     pub(crate) strides: Vec<usize>,
     pub(crate) tiled_elements: usize,
+    /// The widest the working index gets during the steps.
+    widest: usize,
     physical_elements: usize,
     element_bits: usize,
     prefix_bytes: usize,
@@ -243,6 +248,7 @@ impl Plan {
                 .map(|&s| to_usize(s, "stride"))
                 .collect::<Result<_, _>>()?,
             tiled_elements: to_usize(tiled, "element count")?,
+            widest,
             physical_elements: to_usize(physical_elements, "element count")?,
             element_bits: to_usize(element_bits(a), "element size")?,
             prefix_bytes: to_usize(
@@ -421,7 +427,26 @@ impl Plan {
             "index {index:?} out of bounds for dims {:?}",
             self.dims
         );
-        let mut work = [0usize; MAX_EXPANDED_RANK];
+        if self.steps.is_empty() {
+            // Untiled: one multiply-add per dimension.
+            return self
+                .physical
+                .iter()
+                .zip(&self.strides)
+                .map(|(&d, s)| index.get(d).copied().unwrap_or(0) * s)
+                .sum();
+        }
+        if self.widest <= NARROW {
+            self.run_steps::<NARROW>(index)
+        } else {
+            self.run_steps::<MAX_EXPANDED_RANK>(index)
+        }
+    }
+
+    /// The tiling steps on a working index of `N >= widest` entries on the stack.
+    #[inline]
+    fn run_steps<const N: usize>(&self, index: &[usize]) -> usize {
+        let mut work = [0usize; N];
         let mut width = self.physical.len();
         for (w, &d) in work.iter_mut().zip(&self.physical) {
             *w = index.get(d).copied().unwrap_or(0);
