@@ -71,7 +71,14 @@ proptest! {
             .enumerate()
             .filter_map(|(slot, l)| l.map(|l| (slot, l)))
             .collect();
-        prop_assert_eq!(p.memory_order().collect::<Vec<_>>(), in_memory);
+        prop_assert_eq!(p.memory_order().collect::<Vec<_>>(), in_memory.clone());
+        let mut order = p.memory_order();
+        let mut index = vec![0; p.dims().len()];
+        for &(slot, label) in &in_memory {
+            prop_assert_eq!(order.next_with_index(&mut index), Some(slot));
+            prop_assert_eq!(&index, &unravel(label, p.dims()));
+        }
+        prop_assert_eq!(order.next_with_index(&mut index), None);
         let inverse = p.index_exprs();
         for (slot, label) in image.iter().enumerate() {
             if let Some(l) = label {

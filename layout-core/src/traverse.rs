@@ -242,6 +242,47 @@ pub struct MemoryOrder {
     free_nonzero: usize,
     offset: usize,
     end: usize,
+    /// For layouts with no padding slot and no `*`: the index kept up to date directly.
+    fast: Option<Fast>,
+}
+
+/// The direct odometer of a layout in which every slot holds an element and every expanded
+/// coordinate steps one logical dimension by a fixed amount.
+#[derive(Clone, Debug)]
+struct Fast {
+    /// For each expanded position: the logical dimension it steps, by how much, and the
+    /// matching step of the row-major linear index.
+    steps: Vec<(usize, usize, usize)>,
+    index: Vec<usize>,
+    linear: usize,
+}
+
+impl Fast {
+    fn new(plan: &Plan, row_major: &[usize]) -> Option<Fast> {
+        let combines = plan.steps.iter().any(|s| matches!(s, Step::Combine { .. }));
+        if combines || plan.tiled_elements != plan.elements() || plan.elements() == 0 {
+            return None;
+        }
+        let steps = plan
+            .expanded
+            .iter()
+            .zip(&plan.strides)
+            .map(|(&size, &stride)| {
+                if size == 1 {
+                    return Some((0, 0, 0));
+                }
+                let step = plan.index_of(stride)?;
+                let mut moved = step.iter().enumerate().filter(|(_, w)| **w > 0);
+                let (d, &w) = moved.next()?;
+                moved.next().is_none().then_some((d, w, w * row_major[d]))
+            })
+            .collect::<Option<_>>()?;
+        Some(Fast {
+            steps,
+            index: vec![0; plan.dims.len()],
+            linear: 0,
+        })
+    }
 }
 
 impl MemoryOrder {
@@ -287,7 +328,9 @@ impl MemoryOrder {
             })
             .collect();
         let empty = plan.elements() == 0;
+        let fast = Fast::new(plan, &row_major);
         MemoryOrder {
+            fast,
             split,
             local: vec![0; groups.groups.len()],
             current_coords: vec![0; groups.groups.len()],
@@ -305,6 +348,9 @@ impl MemoryOrder {
     /// The item at the current slot (recording its group coordinates), or `None` for
     /// padding.
     fn current(&mut self) -> Option<(usize, usize)> {
+        if let Some(f) = &self.fast {
+            return Some((self.offset, f.linear));
+        }
         if self.free_nonzero > 0 {
             return None;
         }
@@ -326,11 +372,24 @@ impl MemoryOrder {
         for j in (0..self.expanded.len()).rev() {
             let (group, r) = self.position[j];
             let wraps = self.digits[j] + 1 == self.expanded[j];
-            match group {
-                Some(g) if wraps => self.local[g] -= (self.expanded[j] - 1) * r,
-                Some(g) => self.local[g] += r,
-                None if wraps => self.free_nonzero -= usize::from(self.digits[j] > 0),
-                None => self.free_nonzero += usize::from(self.digits[j] == 0),
+            if let Some(f) = &mut self.fast {
+                let (d, w, l) = f.steps[j];
+                let back = self.expanded[j] - 1;
+                // A size-1 position (w == 0) never moves anything.
+                if w > 0 && wraps {
+                    f.index[d] -= back * w;
+                    f.linear -= back * l;
+                } else if w > 0 {
+                    f.index[d] += w;
+                    f.linear += l;
+                }
+            } else {
+                match group {
+                    Some(g) if wraps => self.local[g] -= (self.expanded[j] - 1) * r,
+                    Some(g) => self.local[g] += r,
+                    None if wraps => self.free_nonzero -= usize::from(self.digits[j] > 0),
+                    None => self.free_nonzero += usize::from(self.digits[j] == 0),
+                }
             }
             if wraps {
                 self.digits[j] = 0;
@@ -355,6 +414,15 @@ impl MemoryOrder {
     /// assert_eq!(index, [1, 0]);
     /// ```
     pub fn next_with_index(&mut self, index: &mut [usize]) -> Option<usize> {
+        if let Some(f) = &self.fast {
+            if self.offset >= self.end {
+                return None;
+            }
+            index.copy_from_slice(&f.index);
+            let offset = self.offset;
+            self.advance();
+            return Some(offset);
+        }
         let (offset, _) = self.next()?;
         for (g, group) in self.groups.groups.iter().enumerate() {
             let c = self.current_coords[g];
