@@ -62,7 +62,9 @@ pub use xla_layout_core::*;
 /// [`Layout::SIZE_BYTES`], [`Layout::CANONICAL`]), the element type [`Layout::Elem`],
 /// [`Layout::offset`] (straight-line shifts, masks, multiplies and adds in release builds;
 /// bounds checked only by `debug_assert!`), [`Layout::checked_offset`],
-/// [`Layout::index_of`], and the runtime [`ArrayShape`] and [`Plan`].
+/// [`Layout::index_of`], and the runtime [`ArrayShape`] and [`Plan`]. The associated types
+/// [`Layout::Dims`] and [`Layout::BitcastSignature`] make "same dimensions" and "same
+/// offsets" type equalities, which `Tensor::copy_from` and `Tensor::bitcast` require.
 ///
 /// ```
 /// use xla_layout::{layout, Layout, PrimitiveType};

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::reference;
+use common::reference::{self, unravel};
 use xla_layout::{ArrayLayout, PaddingValue, Plan, parse_array};
 
 fn plan(text: &str) -> Plan {
@@ -12,17 +12,8 @@ fn plan(text: &str) -> Plan {
 
 /// Every element's offset in logical row-major order, from the plan's direct path.
 fn grid(p: &Plan) -> Vec<usize> {
-    let dims = p.dims().to_vec();
-    let n: usize = dims.iter().product();
-    (0..n)
-        .map(|mut l| {
-            let mut idx = vec![0; dims.len()];
-            for k in (0..dims.len()).rev() {
-                idx[k] = l % dims[k];
-                l /= dims[k];
-            }
-            p.offset(&idx)
-        })
+    (0..p.elements())
+        .map(|l| p.offset(&unravel(l, p.dims())))
         .collect()
 }
 

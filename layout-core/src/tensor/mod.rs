@@ -329,7 +329,9 @@ impl<D: AsRef<[L::Elem]> + AsMut<[L::Elem]>, L: Layout<Word = <L as Layout>::Ele
         L::checked_offset(index).map(|o| &mut self.data.as_mut()[o])
     }
 
-    /// Mutable references to the elements in logical row-major order.
+    /// Mutable references to the elements in logical row-major order. To stay free of
+    /// `unsafe`, it first collects one reference per storage slot (a `Vec` as long as the
+    /// storage), then hands them out in logical order.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut L::Elem> + '_ {
         let mut rest: Vec<Option<&mut L::Elem>> = self.data.as_mut().iter_mut().map(Some).collect();
         logical_offsets::<L>().filter_map(move |o| rest[o].take())

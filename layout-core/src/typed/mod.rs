@@ -1,11 +1,12 @@
 //! Layouts as types: what the `layout!` macro expands to.
 //!
 //! `layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)})` is an [`Array`] whose generic
-//! arguments spell the canonical shape: element type marker, rank, dims, minor_to_major, legacy
-//! padding, sizes, the canonical text, and the offset function and its inverse in closed form
-//! (from [`Plan::offset_expr`](crate::Plan::offset_expr) and
-//! [`Plan::index_exprs`](crate::Plan::index_exprs)). Canonically equal literals therefore give
-//! the same type, and [`Layout::offset`] compiles to straight-line arithmetic.
+//! arguments spell the canonical shape: element type marker, rank, storage kind, dims,
+//! minor_to_major, legacy padding, sizes, the canonical text, the offset function and its
+//! inverse in closed form (from [`Plan::offset_expr`](crate::Plan::offset_expr) and
+//! [`Plan::index_exprs`](crate::Plan::index_exprs)), and the bitcast signature (from
+//! [`Plan::bitcast_signature`](crate::Plan::bitcast_signature)). Canonically equal literals
+//! therefore give the same type, and [`Layout::offset`] compiles to straight-line arithmetic.
 
 pub mod elem;
 mod expr;
@@ -199,9 +200,9 @@ pub const fn padding_code(value: PaddingValue) -> u8 {
 }
 
 /// A static array layout as a type. Spelled by the `layout!` macro; its arguments are the
-/// element type marker, the rank, dims, minor_to_major, legacy padded dims ([`Nil`] for
-/// none), [`Meta`], the canonical [`Text`], the offset [`Term`] sum and the inverse
-/// [`Coords`].
+/// element type marker, the rank, the storage kind ([`Direct`] or [`Packed`]), dims,
+/// minor_to_major, legacy padded dims ([`Nil`] for none), [`Meta`], the canonical [`Text`],
+/// the offset [`Term`] sum, the inverse [`Coords`] and the bitcast signature list.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Array<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>(
     ArrayMarker<E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>,
