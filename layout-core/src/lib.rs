@@ -5,7 +5,7 @@
 //! stricter where XLA is lax or aborts. `no_std` with `alloc`.
 //!
 //! ```
-//! use xla_layout_core::{parse_array, Plan};
+//! use xla_layout::{parse_array, Plan};
 //!
 //! let a = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
 //! assert_eq!(a.layout.memory_space, 1);
@@ -13,7 +13,7 @@
 //! assert_eq!(plan.offset(&[0, 0, 8, 0]), 131072);
 //! assert_eq!(plan.size_bytes(), 8 * 1280 * 16384 * 2);
 //!
-//! let errs = xla_layout_core::parse("f32[2,3]{0,0:S(300)}").unwrap_err();
+//! let errs = xla_layout::parse("f32[2,3]{0,0:S(300)}").unwrap_err();
 //! assert_eq!(errs.len(), 2);
 //! ```
 #![no_std]
@@ -21,30 +21,17 @@
 
 extern crate alloc;
 
-mod error;
-mod expr;
-pub mod index_util;
-mod layout;
-pub mod layout_util;
-mod lex;
-mod parse;
-mod primitive;
-mod print;
-mod render;
-mod shape;
-pub mod shape_util;
+pub mod index;
+pub mod model;
 pub mod tensor;
-mod tiling;
-mod traverse;
+pub mod text;
 pub mod typed;
-mod validate;
+pub mod xla;
 
-pub use error::{Error, ErrorKind, Errors};
-pub use expr::Expr;
-pub use layout::{ArrayLayout, PaddingValue, SplitConfig, Tile, TileDim};
-pub use parse::{MAX_NESTING, parse, parse_array};
-pub use primitive::{PrimitiveType, UnknownPrimitiveType};
-pub use render::render;
-pub use shape::{ArrayShape, Dim, Shape};
-pub use tiling::{MAX_EXPANDED_RANK, Plan};
-pub use traverse::{LogicalOffsets, MemoryOrder};
+pub use index::{Expr, LogicalOffsets, MAX_EXPANDED_RANK, MemoryOrder, Plan};
+pub use model::{
+    ArrayLayout, ArrayShape, Dim, Error, ErrorKind, Errors, MAX_NESTING, PaddingValue,
+    PrimitiveType, Shape, SplitConfig, Tile, TileDim, UnknownPrimitiveType,
+};
+pub use text::{parse, parse_array, render};
+pub use xla::{index_util, layout_util, shape_util};

@@ -11,7 +11,7 @@ pub const BUFFER_ALIGN: usize = 64;
 /// needs it).
 ///
 /// ```
-/// let b = xla_layout_core::tensor::AlignedBuf::filled(100, 1.5f32);
+/// let b = xla_layout::tensor::AlignedBuf::filled(100, 1.5f32);
 /// assert_eq!(b.len(), 100);
 /// assert_eq!(b.as_ptr() as usize % 64, 0);
 /// assert!(b.iter().all(|&x| x == 1.5));
@@ -66,7 +66,7 @@ impl<T: Copy> AlignedBuf<T> {
     /// A buffer holding a copy of `values`.
     ///
     /// ```
-    /// let b = xla_layout_core::tensor::AlignedBuf::from_slice(&[1u8, 2, 3]);
+    /// let b = xla_layout::tensor::AlignedBuf::from_slice(&[1u8, 2, 3]);
     /// assert_eq!(&*b, &[1, 2, 3]);
     /// ```
     pub fn from_slice(values: &[T]) -> Self

@@ -8,8 +8,8 @@
 //! words, so every byte pattern is accepted.
 //!
 //! ```
-//! use xla_layout_core::tensor::{Tensor, TensorRef};
-//! # use xla_layout_core::typed::*;
+//! use xla_layout::tensor::{Tensor, TensorRef};
+//! # use xla_layout::typed::*;
 //! # // `layout!(f32[2,3]{0,1})`, spelled out because this crate cannot use the macro.
 //! # type Col = Array<elem::F32, 2, Direct, Cons<2, Cons<3, Nil>>, Cons<0, Cons<1, Nil>>, Nil,
 //! #     Meta<32, 0, 6, 6, 24, 0, 6, 0>,
@@ -39,7 +39,7 @@ use crate::typed::Layout;
 /// Bytes that do not make a buffer of a layout.
 ///
 /// ```
-/// use xla_layout_core::tensor::{BytesError, LengthError};
+/// use xla_layout::tensor::{BytesError, LengthError};
 /// let e = BytesError::Length(LengthError { expected: 24, found: 20, what: "bytes" });
 /// assert_eq!(e.to_string(), "bytes has 20 entries, but the layout needs 24");
 /// assert_eq!(
@@ -137,8 +137,8 @@ where
     /// value of (not `pred`, not sub-byte types stored one per byte).
     ///
     /// ```
-    /// use xla_layout_core::tensor::Tensor;
-    /// # use xla_layout_core::typed::*;
+    /// use xla_layout::tensor::Tensor;
+    /// # use xla_layout::typed::*;
     /// # // `layout!(f32[2,3]{0,1})`, spelled out because this crate cannot use the macro.
     /// # type Col = Array<elem::F32, 2, Direct, Cons<2, Cons<3, Nil>>, Cons<0, Cons<1, Nil>>, Nil,
     /// #     Meta<32, 0, 6, 6, 24, 0, 6, 0>,

@@ -3,9 +3,9 @@
 //! one layout type parameter, written `Tensor<Act>`.
 //!
 //! ```
-//! use xla_layout_core::tensor::Tensor;
-//! use xla_layout_core::typed::Layout;
-//! # use xla_layout_core::typed::*;
+//! use xla_layout::tensor::Tensor;
+//! use xla_layout::typed::Layout;
+//! # use xla_layout::typed::*;
 //! # // `layout!(f32[2,3]{0,1})`, spelled out because this crate cannot use the macro.
 //! # type Col = Array<elem::F32, 2, Direct, Cons<2, Cons<3, Nil>>, Cons<0, Cons<1, Nil>>, Nil,
 //! #     Meta<32, 0, 6, 6, 24, 0, 6, 0>,
@@ -37,7 +37,7 @@ pub use aligned::{AlignedBuf, BUFFER_ALIGN};
 #[cfg(feature = "bytemuck")]
 pub use bytes::BytesError;
 
-use crate::traverse::{LogicalOffsets, MemoryOrder};
+use crate::index::{LogicalOffsets, MemoryOrder};
 use crate::typed::Layout;
 
 /// A tensor: storage `D` (owned or borrowed words) holding an array laid out as `L`.
@@ -58,7 +58,7 @@ pub type TensorMut<'a, L> = TensorBase<&'a mut [<L as Layout>::Word], L>;
 /// A slice or list whose length does not fit the layout.
 ///
 /// ```
-/// use xla_layout_core::tensor::LengthError;
+/// use xla_layout::tensor::LengthError;
 /// let e = LengthError { expected: 24, found: 15, what: "physical storage" };
 /// assert_eq!(e.to_string(), "physical storage has 15 entries, but the layout needs 24");
 /// ```

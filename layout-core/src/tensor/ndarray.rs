@@ -9,8 +9,8 @@
 //! [`to_array`](TensorBase::to_array) copies any layout.
 //!
 //! ```
-//! use xla_layout_core::tensor::Tensor;
-//! # use xla_layout_core::typed::*;
+//! use xla_layout::tensor::Tensor;
+//! # use xla_layout::typed::*;
 //! # // `layout!(f32[2,3]{0,1})`, spelled out because this crate cannot use the macro.
 //! # type Col = Array<elem::F32, 2, Direct, Cons<2, Cons<3, Nil>>, Cons<0, Cons<1, Nil>>, Nil,
 //! #     Meta<32, 0, 6, 6, 24, 0, 6, 0>,
@@ -38,13 +38,13 @@ use core::fmt;
 use ::ndarray::{ArrayD, ArrayView, ArrayViewD, ArrayViewMutD, Dimension, IxDyn, ShapeBuilder};
 
 use super::{Tensor, TensorBase, logical_offsets};
-use crate::Expr;
+use crate::index::Expr;
 use crate::typed::Layout;
 
 /// Why a tensor and an ndarray array do not fit each other.
 ///
 /// ```
-/// use xla_layout_core::tensor::NdarrayError;
+/// use xla_layout::tensor::NdarrayError;
 /// let e = NdarrayError::Dims { layout: "f32[2,3]{1,0}", expected: &[2, 3], found: vec![3, 2] };
 /// assert_eq!(
 ///     e.to_string(),

@@ -21,9 +21,9 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::stream;
-use crate::tiling::Step;
+use crate::index::{Expr, Plan};
+use crate::model::tiling::Step;
 use crate::typed::{Layout, List};
-use crate::{Expr, Plan};
 
 /// True when the two layouts put every element (numbered in logical row-major order) at the
 /// same offset of the same storage.
@@ -608,7 +608,7 @@ pub(crate) fn copy<D: Layout, S: Layout<Elem = D::Elem>>(dst: &mut [D::Word], sr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_array;
+    use crate::text::parse_array;
 
     fn plan(text: &str) -> Plan {
         Plan::new(&parse_array(text).unwrap()).unwrap()

@@ -2,13 +2,13 @@
 //! that holds one element (`f32` for `f32`, `half::bf16` for `bf16`, [`I4`](super::I4) for `s4`, ...).
 
 use super::scalar;
-use crate::PrimitiveType;
+use crate::model::PrimitiveType;
 
 /// A marker for an XLA element type, naming its Rust element type.
 ///
 /// ```
-/// use xla_layout_core::typed::{ElementType, elem};
-/// use xla_layout_core::PrimitiveType;
+/// use xla_layout::typed::{ElementType, elem};
+/// use xla_layout::PrimitiveType;
 /// assert_eq!(<elem::Bf16 as ElementType>::TYPE, PrimitiveType::Bf16);
 /// let x: <elem::Bf16 as ElementType>::Elem = half::bf16::from_f32(1.5);
 /// assert_eq!(x.to_f32(), 1.5);
@@ -36,7 +36,7 @@ macro_rules! markers {
         /// The marker type's path for an element type, as the `layout!` macro spells it.
         ///
         /// ```
-        /// use xla_layout_core::{PrimitiveType, typed::marker_name};
+        /// use xla_layout::{PrimitiveType, typed::marker_name};
         /// assert_eq!(marker_name(PrimitiveType::F8e4m3fn), "F8e4m3fn");
         /// ```
         pub fn marker_name(t: PrimitiveType) -> &'static str {

@@ -8,7 +8,7 @@ use super::list::Nil;
 /// An index expression evaluated at a logical index (or, for inverses, at `[offset]`).
 ///
 /// ```
-/// use xla_layout_core::typed::{Div, Eval, Idx, Rem};
+/// use xla_layout::typed::{Div, Eval, Idx, Rem};
 /// type Row = Rem<Div<Idx<1>, 8>, 16>;
 /// assert_eq!(<Row as Eval>::eval(&[0, 100]), 12);
 /// ```
@@ -99,7 +99,7 @@ pub struct Coords<X, Rest>(PhantomData<(X, Rest)>);
 /// Evaluates a [`Coords`] list into an index array.
 ///
 /// ```
-/// use xla_layout_core::typed::{Coords, Div, EvalAll, Idx, Nil, Rem};
+/// use xla_layout::typed::{Coords, Div, EvalAll, Idx, Nil, Rem};
 /// type Inv = Coords<Div<Idx<0>, 3>, Coords<Rem<Idx<0>, 3>, Nil>>;
 /// let mut out = [0; 2];
 /// <Inv as EvalAll>::eval_into(&[7], &mut out);

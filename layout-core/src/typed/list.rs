@@ -18,7 +18,7 @@ pub struct Cons<const V: usize, Rest>(PhantomData<Rest>);
 /// A type-level list of `usize`, readable in `const` contexts.
 ///
 /// ```
-/// use xla_layout_core::typed::{Cons, List, Nil};
+/// use xla_layout::typed::{Cons, List, Nil};
 /// type Dims = Cons<8, Cons<128, Nil>>;
 /// const DIMS: &[usize] = <Dims as List>::SLICE;
 /// assert_eq!(DIMS, &[8, 128]);
@@ -96,7 +96,7 @@ impl<const BYTES: u128, Rest: Chunks> Chunks for Chunk<BYTES, Rest> {
 /// A type-level string, readable in `const` contexts.
 ///
 /// ```
-/// use xla_layout_core::typed::{Chunk, Nil, Str, Text};
+/// use xla_layout::typed::{Chunk, Nil, Str, Text};
 /// // "f32[]" is 0x66 0x33 0x32 0x5b 0x5d, then zero padding.
 /// type T = Text<5, Chunk<0x6633325b5d0000000000000000000000, Nil>>;
 /// assert_eq!(<T as Str>::STR, "f32[]");
@@ -117,7 +117,7 @@ impl<const LEN: usize, C: Chunks> Str for Text<LEN, C> {
 /// than [`TEXT_CAPACITY`]. Used by the `layout!` macro.
 ///
 /// ```
-/// let chunks = xla_layout_core::typed::text_chunks("f32[]").unwrap();
+/// let chunks = xla_layout::typed::text_chunks("f32[]").unwrap();
 /// assert_eq!(chunks, [0x6633325b5d0000000000000000000000]);
 /// ```
 pub fn text_chunks(text: &str) -> Option<alloc::vec::Vec<u128>> {

@@ -27,7 +27,8 @@ pub use scalar::{
 };
 pub use storage::{Bits, Direct, Packed, StorageKind};
 
-use crate::{ArrayShape, PaddingValue, Plan, PrimitiveType};
+use crate::index::Plan;
+use crate::model::{ArrayShape, PaddingValue, PrimitiveType};
 
 /// An array layout known at compile time. Implemented by every `layout!(...)` type.
 ///
@@ -35,16 +36,16 @@ use crate::{ArrayShape, PaddingValue, Plan, PrimitiveType};
 /// `#[inline(always)]` straight-line arithmetic with bounds checked only by `debug_assert!`.
 ///
 /// ```
-/// use xla_layout_core::typed::Layout;
+/// use xla_layout::typed::Layout;
 /// fn describe<L: Layout>() -> String {
 ///     format!("{} has {} elements in {} bytes", L::CANONICAL, L::ELEMENTS, L::SIZE_BYTES)
 /// }
-/// # let _ = describe::<xla_layout_core::typed::Array<
-/// #     xla_layout_core::typed::elem::F32, 0, xla_layout_core::typed::Direct, xla_layout_core::typed::Nil,
-/// #     xla_layout_core::typed::Nil, xla_layout_core::typed::Nil,
-/// #     xla_layout_core::typed::Meta<32, 0, 1, 1, 4, 0, 1, 0>,
-/// #     xla_layout_core::typed::Text<5, xla_layout_core::typed::Chunk<0x6633325b5d0000000000000000000000, xla_layout_core::typed::Nil>>,
-/// #     xla_layout_core::typed::Nil, xla_layout_core::typed::Nil, xla_layout_core::typed::Nil>>;
+/// # let _ = describe::<xla_layout::typed::Array<
+/// #     xla_layout::typed::elem::F32, 0, xla_layout::typed::Direct, xla_layout::typed::Nil,
+/// #     xla_layout::typed::Nil, xla_layout::typed::Nil,
+/// #     xla_layout::typed::Meta<32, 0, 1, 1, 4, 0, 1, 0>,
+/// #     xla_layout::typed::Text<5, xla_layout::typed::Chunk<0x6633325b5d0000000000000000000000, xla_layout::typed::Nil>>,
+/// #     xla_layout::typed::Nil, xla_layout::typed::Nil, xla_layout::typed::Nil>>;
 /// ```
 pub trait Layout: 'static {
     /// Number of dimensions.
@@ -186,7 +187,7 @@ const fn padding_value(code: u8) -> PaddingValue {
 /// The code of a padding value in a [`Meta`]; the inverse of the macro's encoding.
 ///
 /// ```
-/// use xla_layout_core::{PaddingValue, typed::padding_code};
+/// use xla_layout::{PaddingValue, typed::padding_code};
 /// assert_eq!(padding_code(PaddingValue::Zero), 1);
 /// ```
 pub const fn padding_code(value: PaddingValue) -> u8 {
@@ -281,7 +282,7 @@ where
     }
 
     fn array_shape() -> ArrayShape {
-        let mut shape = match crate::parse_array(Canon::STR) {
+        let mut shape = match crate::text::parse_array(Canon::STR) {
             Ok(shape) => shape,
             Err(e) => unreachable!("layout! stores canonical text: {e}"),
         };

@@ -111,7 +111,7 @@ packed_int! {
     /// `s4`: a 4-bit signed integer (-8..=7), packed two per byte by `E(4)`.
     ///
     /// ```
-    /// use xla_layout_core::typed::I4;
+    /// use xla_layout::typed::I4;
     /// assert_eq!(I4::new(-3).unwrap().to_bits(), 0b1101);
     /// assert_eq!(I4::from_bits(0b1101).get(), -3);
     /// assert!(I4::new(8).is_none());
@@ -120,31 +120,31 @@ packed_int! {
     /// `s2`: a 2-bit signed integer (-2..=1).
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::typed::I2::from_bits(0b10).get(), -2);
+    /// assert_eq!(xla_layout::typed::I2::from_bits(0b10).get(), -2);
     /// ```
     I2(i8, 2, true);
     /// `s1`: a 1-bit signed integer (-1..=0).
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::typed::I1::from_bits(1).get(), -1);
+    /// assert_eq!(xla_layout::typed::I1::from_bits(1).get(), -1);
     /// ```
     I1(i8, 1, true);
     /// `u4`: a 4-bit unsigned integer (0..=15).
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::typed::U4::new(15).unwrap().to_bits(), 15);
+    /// assert_eq!(xla_layout::typed::U4::new(15).unwrap().to_bits(), 15);
     /// ```
     U4(u8, 4, false);
     /// `u2`: a 2-bit unsigned integer (0..=3).
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::typed::U2::from_bits(0b111).get(), 3);
+    /// assert_eq!(xla_layout::typed::U2::from_bits(0b111).get(), 3);
     /// ```
     U2(u8, 2, false);
     /// `u1`: a 1-bit unsigned integer (0..=1).
     ///
     /// ```
-    /// assert!(xla_layout_core::typed::U1::new(2).is_none());
+    /// assert!(xla_layout::typed::U1::new(2).is_none());
     /// ```
     U1(u8, 1, false);
 }

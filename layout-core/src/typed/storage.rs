@@ -10,7 +10,7 @@ use super::scalar::{I1, I2, I4, U1, U2, U4};
 /// An element's bit pattern, for packed storage (low bits first).
 ///
 /// ```
-/// use xla_layout_core::typed::{Bits, I4};
+/// use xla_layout::typed::{Bits, I4};
 /// assert_eq!(I4::new(-1).unwrap().to_bits128(), 0xf);
 /// assert_eq!(<I4 as Bits>::from_bits128(0xf).get(), -1);
 /// assert_eq!(1.0f32.to_bits128(), 0x3f80_0000);

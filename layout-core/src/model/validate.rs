@@ -7,8 +7,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use crate::parse::{ArraySpans, SourceMap, SplitSpans};
-use crate::{ArrayShape, Dim, Error, ErrorKind, Errors, Shape, TileDim};
+use crate::model::spans::{ArraySpans, SourceMap, SplitSpans};
+use crate::model::{ArrayShape, Dim, Error, ErrorKind, Errors, Shape, TileDim};
 
 /// Validates every array in `shape`; with a source map, errors point at the text.
 pub(crate) fn validate_shape(shape: &Shape, map: Option<&SourceMap>) -> Result<(), Errors> {
@@ -298,7 +298,7 @@ fn check_array(a: &ArrayShape, spans: Option<&ArraySpans>, errors: &mut Vec<Erro
             && tiles_ok
             && l.tail_padding_alignment_in_elements >= 1
             && l.element_size_in_bits >= 0
-            && crate::tiling::checked_byte_size(a).is_none();
+            && crate::model::tiling::checked_byte_size(a).is_none();
         if overflow || physical_overflow {
             let what = if elements_overflow {
                 "elements"

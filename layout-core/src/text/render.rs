@@ -3,7 +3,7 @@
 use alloc::format;
 use alloc::string::String;
 
-use crate::Error;
+use crate::model::{Error, Errors};
 
 /// Renders `error` like a rustc diagnostic: the message, the location (`origin:line:column`),
 /// the source line, and a caret underline under the error's byte range. An error without a
@@ -11,8 +11,8 @@ use crate::Error;
 ///
 /// ```
 /// let text = "f32[2,3]{1,1}";
-/// let errs = xla_layout_core::parse(text).unwrap_err();
-/// let out = xla_layout_core::render(text, "<stdin>", &errs[0]);
+/// let errs = xla_layout::parse(text).unwrap_err();
+/// let out = xla_layout::render(text, "<stdin>", &errs[0]);
 /// assert_eq!(out, "\
 /// error: minor_to_major has 1 twice; expected a permutation of 0..2 (missing: 0)
 ///  --> <stdin>:1:12
@@ -56,4 +56,22 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
         i -= 1;
     }
     i
+}
+
+impl Errors {
+    /// Renders every error like rustc does, against the text they were found in.
+    /// See [`render`](crate::render).
+    ///
+    /// ```
+    /// let text = "f32[2,3]{0,0}";
+    /// let out = xla_layout::parse(text).unwrap_err().render(text, "<input>");
+    /// assert!(out.contains("^"));
+    /// ```
+    pub fn render(&self, source: &str, origin: &str) -> String {
+        let mut out = String::new();
+        for e in self {
+            out.push_str(&render(source, origin, e));
+        }
+        out
+    }
 }

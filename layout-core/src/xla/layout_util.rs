@@ -8,7 +8,7 @@
 //! [`Layout::ascending`].
 //!
 //! ```
-//! use xla_layout_core::{layout_util, parse_array};
+//! use xla_layout::{layout_util, parse_array};
 //! let a = parse_array("f32[8,4]{1,0:T(2,2)}").unwrap();
 //! assert_eq!(layout_util::linear_index(&a, &[3, 1]), Some(11));
 //! ```
@@ -16,7 +16,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::{ArrayLayout, ArrayShape, PrimitiveType, Shape, Tile, TileDim};
+use crate::model::{ArrayLayout, ArrayShape, Dim, PrimitiveType, Shape, Tile, TileDim};
 
 /// `minor_to_major` as positions, if it is a permutation of `0..rank`.
 pub(crate) fn as_permutation(minor_to_major: &[i64], rank: usize) -> Option<Vec<usize>> {
@@ -38,7 +38,7 @@ pub(crate) fn as_permutation(minor_to_major: &[i64], rank: usize) -> Option<Vec<
 /// `R4()` are ranks 2, 3 and 4).
 ///
 /// ```
-/// use xla_layout_core::layout_util::default_layout_for_rank;
+/// use xla_layout::layout_util::default_layout_for_rank;
 /// assert_eq!(default_layout_for_rank(2).to_string(), "{1,0}");
 /// assert_eq!(default_layout_for_rank(4).to_string(), "{3,2,1,0}");
 /// ```
@@ -51,7 +51,7 @@ pub fn default_layout_for_rank(rank: usize) -> ArrayLayout {
 /// tuple (XLA CHECK-fails: one layout cannot describe a tuple).
 ///
 /// ```
-/// use xla_layout_core::{layout_util::default_layout_for_shape, ArrayLayout, Shape};
+/// use xla_layout::{layout_util::default_layout_for_shape, ArrayLayout, Shape};
 /// let s: Shape = "f32[10,20,30]{0,1,2}".parse().unwrap();
 /// assert_eq!(default_layout_for_shape(&s), Some(ArrayLayout::new([2, 1, 0])));
 /// assert_eq!(default_layout_for_shape(&Shape::Token), Some(ArrayLayout::default()));
@@ -73,7 +73,7 @@ pub fn default_layout_for_shape(shape: &Shape) -> Option<ArrayLayout> {
 /// `{n-1,…,0}`.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::has_descending_layout, ArrayLayout};
+/// use xla_layout::{layout_util::has_descending_layout, ArrayLayout};
 /// assert!(has_descending_layout(&ArrayLayout::new([2, 1, 0])));
 /// assert!(!has_descending_layout(&ArrayLayout::new([0, 1])));
 /// assert!(has_descending_layout(&ArrayLayout::new([3, 1]))); // order only
@@ -87,7 +87,7 @@ pub fn has_descending_layout(layout: &ArrayLayout) -> bool {
 /// Like XLA, this only tests the order: it is the same test as [`is_monotonic_with_dim0_minor`].
 ///
 /// ```
-/// use xla_layout_core::{layout_util::has_ascending_layout, ArrayLayout};
+/// use xla_layout::{layout_util::has_ascending_layout, ArrayLayout};
 /// assert!(has_ascending_layout(&ArrayLayout::new([0, 1, 2])));
 /// assert!(!has_ascending_layout(&ArrayLayout::new([1, 0])));
 /// ```
@@ -99,7 +99,7 @@ pub fn has_ascending_layout(layout: &ArrayLayout) -> bool {
 /// default; XLA's `LayoutUtil::IsMonotonicWithDim0Major`). True for rank 0 and 1.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::is_monotonic_with_dim0_major, ArrayLayout};
+/// use xla_layout::{layout_util::is_monotonic_with_dim0_major, ArrayLayout};
 /// assert!(is_monotonic_with_dim0_major(&ArrayLayout::new([1, 0])));
 /// assert!(is_monotonic_with_dim0_major(&ArrayLayout::new([0])));
 /// assert!(!is_monotonic_with_dim0_major(&ArrayLayout::new([1, 2, 0])));
@@ -112,7 +112,7 @@ pub fn is_monotonic_with_dim0_major(layout: &ArrayLayout) -> bool {
 /// `LayoutUtil::IsMonotonicWithDim0Minor`). True for rank 0 and 1.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::is_monotonic_with_dim0_minor, ArrayLayout};
+/// use xla_layout::{layout_util::is_monotonic_with_dim0_minor, ArrayLayout};
 /// assert!(is_monotonic_with_dim0_minor(&ArrayLayout::new([0, 1])));
 /// assert!(is_monotonic_with_dim0_minor(&ArrayLayout::new([])));
 /// assert!(!is_monotonic_with_dim0_minor(&ArrayLayout::new([1, 0])));
@@ -125,7 +125,7 @@ pub fn is_monotonic_with_dim0_minor(layout: &ArrayLayout) -> bool {
 /// `LayoutUtil::Minor`). `None` when `i` is out of range.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::minor, ArrayLayout};
+/// use xla_layout::{layout_util::minor, ArrayLayout};
 /// let l = ArrayLayout::new([3, 0, 2, 1]);
 /// assert_eq!(minor(&l, 0), Some(3));
 /// assert_eq!(minor(&l, 4), None);
@@ -138,7 +138,7 @@ pub fn minor(layout: &ArrayLayout, i: usize) -> Option<i64> {
 /// (XLA's `LayoutUtil::Major`). `None` when `i` is out of range.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::major, ArrayLayout};
+/// use xla_layout::{layout_util::major, ArrayLayout};
 /// let l = ArrayLayout::new([3, 0, 2, 1]);
 /// assert_eq!(major(&l, 0), Some(1));
 /// assert_eq!(major(&l, 3), Some(3));
@@ -155,7 +155,7 @@ pub fn major(layout: &ArrayLayout, i: usize) -> Option<i64> {
 /// `0..rank`.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::make_logical_to_physical, ArrayLayout};
+/// use xla_layout::{layout_util::make_logical_to_physical, ArrayLayout};
 /// // f32[8,100,100,3]{3,0,2,1}: physical order, major to minor, is dims 1, 2, 0, 3.
 /// assert_eq!(make_logical_to_physical(&ArrayLayout::new([3, 0, 2, 1])), Some(vec![2, 0, 1, 3]));
 /// assert_eq!(make_logical_to_physical(&ArrayLayout::new([0, 0])), None);
@@ -176,7 +176,7 @@ pub fn make_logical_to_physical(layout: &ArrayLayout) -> Option<Vec<usize>> {
 /// As in XLA, a dimension that is not in minor_to_major is appended.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::move_dim_to_major, ArrayLayout, Tile};
+/// use xla_layout::{layout_util::move_dim_to_major, ArrayLayout, Tile};
 /// let l = ArrayLayout::new([2, 1, 0]).with_tiles([Tile::new([8, 128])]);
 /// assert_eq!(move_dim_to_major(&l, 1).to_string(), "{2,0,1:T(8,128)}");
 /// assert_eq!(move_dim_to_major(&l, 0), l);
@@ -198,7 +198,7 @@ pub fn move_dim_to_major(layout: &ArrayLayout, dim: usize) -> ArrayLayout {
 /// As in XLA, a dimension that is not in minor_to_major is prepended.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::move_dim_to_minor, ArrayLayout};
+/// use xla_layout::{layout_util::move_dim_to_minor, ArrayLayout};
 /// let l = ArrayLayout::new([2, 0, 3, 1]);
 /// assert_eq!(move_dim_to_minor(&l, 3), ArrayLayout::new([3, 2, 0, 1]));
 /// assert_eq!(move_dim_to_minor(&l, 2), l);
@@ -221,7 +221,7 @@ pub fn move_dim_to_minor(layout: &ArrayLayout, dim: usize) -> ArrayLayout {
 /// past the most major, so `{1,0}` with dims `[0, 7]` is "consecutive".
 ///
 /// ```
-/// use xla_layout_core::{layout_util::are_dimensions_consecutive, ArrayLayout};
+/// use xla_layout::{layout_util::are_dimensions_consecutive, ArrayLayout};
 /// let l = ArrayLayout::new([2, 0, 3, 1]);
 /// assert!(are_dimensions_consecutive(&l, &[3, 0]));
 /// assert!(!are_dimensions_consecutive(&l, &[2, 3]));
@@ -252,7 +252,7 @@ pub fn are_dimensions_consecutive(layout: &ArrayLayout, dims: &[usize]) -> bool 
 /// `false` or crashes).
 ///
 /// ```
-/// use xla_layout_core::{layout_util::is_untiled_layout, Tile};
+/// use xla_layout::{layout_util::is_untiled_layout, Tile};
 /// assert!(is_untiled_layout(&[Tile::new([8, 128])], &[24, 128]));
 /// assert!(is_untiled_layout(&[Tile::new([1, 128])], &[4, 256]));
 /// assert!(!is_untiled_layout(&[Tile::new([8, 128])], &[2, 3, 4]));
@@ -293,6 +293,12 @@ pub fn is_untiled_layout(tiles: &[Tile], dims: &[i64]) -> bool {
     true
 }
 
+/// XLA's stored value of a dimension: the size, the bound of `<=N`, or `i64::MIN`
+/// (`Shape::kUnboundedSize`) for `?`.
+pub(crate) fn dim_value(d: Dim) -> i64 {
+    d.extent().unwrap_or(i64::MIN)
+}
+
 /// Static, non-negative dimension sizes (bounds for `<=N`); `None` for `?` or a negative size.
 pub(crate) fn static_dims(a: &ArrayShape) -> Option<Vec<i64>> {
     a.dims
@@ -314,7 +320,7 @@ pub(crate) fn static_dims(a: &ArrayShape) -> Option<Vec<i64>> {
 /// non-positive dimension, a dimension is `?`, or the result overflows `i64`.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::linear_index, parse_array};
+/// use xla_layout::{layout_util::linear_index, parse_array};
 /// let a = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
 /// assert_eq!(linear_index(&a, &[2, 3]), Some(17));
 /// let b = parse_array("f32[4,8]{1,0:T(2,4)(2,1)}").unwrap();
@@ -380,7 +386,7 @@ pub(crate) fn ceil_div(n: i64, d: i64) -> i64 {
 /// split indices through a 32-bit `int`; this keeps all 64 bits.)
 ///
 /// ```
-/// use xla_layout_core::{layout_util::max_split_size, parse_array};
+/// use xla_layout::{layout_util::max_split_size, parse_array};
 /// let a = parse_array("f32[150,200,100]{0,1,2:SC(0:30)(1:40,130)}").unwrap();
 /// assert_eq!(max_split_size(&a, 0), Some(150));
 /// assert_eq!(max_split_size(&a, 1), Some(90));
@@ -410,7 +416,7 @@ pub fn max_split_size(shape: &ArrayShape, dim: usize) -> Option<i64> {
 /// or on overflow.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::max_elements_in_per_split, parse_array};
+/// use xla_layout::{layout_util::max_elements_in_per_split, parse_array};
 /// let a = parse_array("f32[150,200,100]{0,1,2:SC(0:30)(1:40,130)}").unwrap();
 /// assert_eq!(max_elements_in_per_split(&a), Some(150 * 90 * 70));
 /// ```
@@ -422,7 +428,7 @@ pub fn max_elements_in_per_split(shape: &ArrayShape) -> Option<i64> {
 /// without a layout: tuples, `token[]` and `opaque[]` (XLA's `LayoutUtil::MemorySpace`).
 ///
 /// ```
-/// use xla_layout_core::{layout_util::memory_space, Shape};
+/// use xla_layout::{layout_util::memory_space, Shape};
 /// let s: Shape = "bf16[32,32,4096]{2,1,0:T(8,128)(2,1)S(1)}".parse().unwrap();
 /// assert_eq!(memory_space(&s), 1);
 /// assert_eq!(memory_space(&Shape::Token), 0);
@@ -442,7 +448,7 @@ pub fn memory_space(shape: &Shape) -> i64 {
 /// times its dimension. `false` when the lengths differ (XLA CHECK-fails).
 ///
 /// ```
-/// use xla_layout_core::{layout_util::byte_strides_is_major_to_minor, PrimitiveType};
+/// use xla_layout::{layout_util::byte_strides_is_major_to_minor, PrimitiveType};
 /// let dims = [8, 9, 10, 11];
 /// assert!(byte_strides_is_major_to_minor(&[3960, 440, 44, 4], &dims, PrimitiveType::F32));
 /// assert!(!byte_strides_is_major_to_minor(&[1880, 440, 44, 4], &dims, PrimitiveType::F32));
@@ -474,7 +480,7 @@ pub fn byte_strides_is_major_to_minor(
 /// `LayoutUtil::HasCustomElementSizeInBits`).
 ///
 /// ```
-/// use xla_layout_core::{layout_util::has_custom_element_size_in_bits, Shape};
+/// use xla_layout::{layout_util::has_custom_element_size_in_bits, Shape};
 /// let s: Shape = "(f32[2]{0}, s4[8]{0:E(4)})".parse().unwrap();
 /// assert!(has_custom_element_size_in_bits(&s));
 /// assert!(!has_custom_element_size_in_bits(&"f32[2]".parse().unwrap()));
@@ -492,7 +498,7 @@ pub fn has_custom_element_size_in_bits(shape: &Shape) -> bool {
 /// `LayoutUtil::ClearTiles`).
 ///
 /// ```
-/// use xla_layout_core::{layout_util::clear_tiles, Shape};
+/// use xla_layout::{layout_util::clear_tiles, Shape};
 /// let mut s: Shape = "(f32[8,4]{1,0:T(2,2)S(1)}, token[])".parse().unwrap();
 /// clear_tiles(&mut s);
 /// assert_eq!(s.to_string(), "(f32[8,4]{1,0:S(1)}, token[])");
@@ -514,7 +520,7 @@ pub fn clear_tiles(shape: &mut Shape) {
 /// fields, which XLA's layout lost in 2018. minor_to_major is always compared.
 ///
 /// ```
-/// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout, Tile};
+/// use xla_layout::{layout_util::LayoutEq, ArrayLayout, Tile};
 /// let tiled = ArrayLayout::new([0, 1, 2]).with_tiles([Tile::new([42, 44])]);
 /// let plain = ArrayLayout::new([0, 1, 2]);
 /// assert!(!LayoutEq::new().equal(&tiled, &plain));
@@ -533,7 +539,7 @@ impl LayoutEq {
     /// Full equality of everything XLA compares (`Layout::Equal()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout};
+    /// use xla_layout::{layout_util::LayoutEq, ArrayLayout};
     /// assert!(LayoutEq::new().equal(&ArrayLayout::new([1, 0]), &ArrayLayout::new([1, 0])));
     /// // M(n) is not compared, as in XLA.
     /// let m = ArrayLayout::new([1, 0]).with_metadata_prefix_bytes(1024);
@@ -552,7 +558,7 @@ impl LayoutEq {
     /// Do not compare tiles (`.IgnoreTiles()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout, Tile};
+    /// use xla_layout::{layout_util::LayoutEq, ArrayLayout, Tile};
     /// let t = ArrayLayout::new([1, 0]).with_tiles([Tile::new([8, 128])]);
     /// assert!(LayoutEq::new().ignore_tiles().equal(&t, &ArrayLayout::new([1, 0])));
     /// ```
@@ -564,7 +570,7 @@ impl LayoutEq {
     /// Do not compare `L(n)` (`.IgnoreTailPaddingAlignmentInElements()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout};
+    /// use xla_layout::{layout_util::LayoutEq, ArrayLayout};
     /// let l = ArrayLayout::new([0]).with_tail_padding_alignment(1024);
     /// assert!(LayoutEq::new().ignore_tail_padding().equal(&l, &ArrayLayout::new([0])));
     /// ```
@@ -576,7 +582,7 @@ impl LayoutEq {
     /// Do not compare `E(n)` (`.IgnoreElementSize()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout};
+    /// use xla_layout::{layout_util::LayoutEq, ArrayLayout};
     /// let a = ArrayLayout::new([0, 1, 2]).with_element_size_in_bits(32);
     /// let b = ArrayLayout::new([0, 1, 2]).with_element_size_in_bits(1);
     /// assert!(LayoutEq::new().ignore_element_size().equal(&a, &b));
@@ -589,7 +595,7 @@ impl LayoutEq {
     /// Do not compare `S(n)` (`.IgnoreMemorySpace()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout};
+    /// use xla_layout::{layout_util::LayoutEq, ArrayLayout};
     /// let a = ArrayLayout::new([0, 1, 2]).with_memory_space(1);
     /// let b = ArrayLayout::new([0, 1, 2]).with_memory_space(3);
     /// assert!(LayoutEq::new().ignore_memory_space().equal(&a, &b));
@@ -602,7 +608,7 @@ impl LayoutEq {
     /// Do not compare split configs (`.IgnoreSplitConfigs()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout, SplitConfig};
+    /// use xla_layout::{layout_util::LayoutEq, ArrayLayout, SplitConfig};
     /// let a = ArrayLayout::new([0, 1, 2]).with_split_configs([SplitConfig::new(0, [2])]);
     /// let b = ArrayLayout::new([0, 1, 2]).with_split_configs([SplitConfig::new(0, [3])]);
     /// assert!(LayoutEq::new().ignore_split_configs().equal(&a, &b));
@@ -616,7 +622,7 @@ impl LayoutEq {
     /// split configs.
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout, SplitConfig};
+    /// use xla_layout::{layout_util::LayoutEq, ArrayLayout, SplitConfig};
     /// let a = ArrayLayout::new([0, 1, 2]).with_split_configs([SplitConfig::new(0, [2])]);
     /// assert!(LayoutEq::new().minor_to_major_only().equal(&a, &ArrayLayout::new([0, 1, 2])));
     /// assert!(!LayoutEq::new().minor_to_major_only().equal(&a, &ArrayLayout::new([2, 1, 0])));
@@ -632,7 +638,7 @@ impl LayoutEq {
     /// Compares two layouts under this configuration (XLA's `Layout::Equal::operator()`).
     ///
     /// ```
-    /// use xla_layout_core::{layout_util::LayoutEq, ArrayLayout};
+    /// use xla_layout::{layout_util::LayoutEq, ArrayLayout};
     /// let eq = LayoutEq::new().ignore_memory_space();
     /// assert!(eq.equal(&ArrayLayout::new([1, 0]).with_memory_space(5), &ArrayLayout::new([1, 0])));
     /// assert!(!eq.equal(&ArrayLayout::new([1, 0]), &ArrayLayout::new([0, 1])));

@@ -3,22 +3,13 @@
 
 use core::fmt::{self, Display, Formatter, Write};
 
-use crate::{ArrayLayout, ArrayShape, Dim, Shape, SplitConfig, Tile, TileDim};
+use crate::model::{ArrayLayout, ArrayShape, Dim, Shape, SplitConfig, Tile, TileDim};
 
 /// XLA prints `/*index=N*/` before every tuple element whose index is a positive multiple of
 /// this (`kAnnotationPrintInterval`).
 const TUPLE_ANNOTATION_INTERVAL: usize = 5;
 
 /// How a non-array shape is named in messages.
-pub(crate) fn kind_name(shape: &Shape) -> &'static str {
-    match shape {
-        Shape::Array(_) => "an array",
-        Shape::Tuple(_) => "a tuple",
-        Shape::Buffer(_) => "a buffer",
-        Shape::Token => "`token[]`",
-        Shape::Opaque => "`opaque[]`",
-    }
-}
 
 fn join<T: Display>(f: &mut Formatter<'_>, items: &[T]) -> fmt::Result {
     for (i, item) in items.iter().enumerate() {
@@ -137,19 +128,5 @@ impl Display for Shape {
                 f.write_char(')')
             }
         }
-    }
-}
-
-impl core::str::FromStr for Shape {
-    type Err = crate::Errors;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        crate::parse(s)
-    }
-}
-
-impl core::str::FromStr for ArrayShape {
-    type Err = crate::Errors;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        crate::parse_array(s)
     }
 }

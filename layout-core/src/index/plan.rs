@@ -6,143 +6,21 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::{ArrayShape, Error, ErrorKind, Errors, Tile, TileDim};
+use crate::model::tiling::{
+    Step, checked_byte_size, element_bits, expand, layout_extents, physical_order, round_up,
+};
+use crate::model::{ArrayShape, Error, ErrorKind, Errors};
 
 /// The widest the working index of a [`Plan`] may grow while tiles expand it. Plans are built
 /// for layouts up to this width, so that `offset` can run in a fixed stack buffer.
 ///
 /// ```
-/// assert!(xla_layout_core::MAX_EXPANDED_RANK >= 32);
+/// assert!(xla_layout::MAX_EXPANDED_RANK >= 32);
 /// ```
 pub const MAX_EXPANDED_RANK: usize = 64;
 
 /// Most layouts stay this narrow while tiles expand them; their offsets use a smaller buffer.
 const NARROW: usize = 16;
-
-/// One step of the expansion of the physical shape by the tiles.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Step {
-    /// Prepend `by` zero indices (size-1 dims): a tile of higher rank than the shape.
-    Pad { by: usize },
-    /// `I[at+1] = I[at] * mult + I[at+1]`, then entry `at` is removed.
-    Combine { at: usize, mult: u64 },
-    /// Entries `start..` (of sizes `extents`) become `(i / t)` for each, then `(i % t)` for
-    /// each.
-    Tile {
-        start: usize,
-        sizes: Vec<u64>,
-        extents: Vec<u64>,
-    },
-}
-
-/// Expands physical sizes (major to minor) by `tiles`, returning the steps and the final
-/// sizes; `None` on arithmetic overflow. Tiles must be valid (non-empty, positive or `*`,
-/// no trailing `*`).
-pub(crate) fn expand(mut sizes: Vec<u64>, tiles: &[Tile]) -> Option<(Vec<Step>, Vec<u64>, usize)> {
-    let mut steps = Vec::new();
-    let mut widest = sizes.len();
-    for tile in tiles {
-        let k = tile.0.len();
-        if k > sizes.len() {
-            let by = k - sizes.len();
-            let mut padded = vec![1; by];
-            padded.extend_from_slice(&sizes);
-            sizes = padded;
-            steps.push(Step::Pad { by });
-        }
-        let base = sizes.len() - k;
-        let mut tile_sizes = Vec::with_capacity(k);
-        for td in &tile.0 {
-            match *td {
-                TileDim::Combine => {
-                    let at = base + tile_sizes.len();
-                    let mult = sizes[at + 1];
-                    sizes[at + 1] = sizes[at].checked_mul(mult)?;
-                    sizes.remove(at);
-                    steps.push(Step::Combine { at, mult });
-                }
-                TileDim::Size(t) => tile_sizes.push(u64::try_from(t).ok()?),
-            }
-        }
-        let start = sizes.len() - tile_sizes.len();
-        let extents = sizes[start..].to_vec();
-        for (j, &t) in tile_sizes.iter().enumerate() {
-            sizes[start + j] = sizes[start + j].div_ceil(t);
-        }
-        sizes.extend_from_slice(&tile_sizes);
-        widest = widest.max(sizes.len());
-        steps.push(Step::Tile {
-            start,
-            sizes: tile_sizes,
-            extents,
-        });
-    }
-    Some((steps, sizes, widest))
-}
-
-/// Static extents of the array as the layout sees them (bounds for `<=N`, legacy padded
-/// sizes where given), or `None` if a dimension is unbounded.
-fn layout_extents(a: &ArrayShape) -> Option<Vec<u64>> {
-    a.dims
-        .iter()
-        .enumerate()
-        .map(|(i, d)| {
-            let e = u64::try_from(d.extent()?).ok()?;
-            let padded = a
-                .layout
-                .padded_dimensions
-                .get(i)
-                .and_then(|&p| u64::try_from(p).ok());
-            Some(padded.map_or(e, |p| p.max(e)))
-        })
-        .collect()
-}
-
-/// The byte size of a valid array, tiles, padding, `L`, `E` and `M` included; `None` when it
-/// exceeds `i64::MAX`. Unbounded arrays have no size and give `Some(0)`.
-pub(crate) fn checked_byte_size(a: &ArrayShape) -> Option<u64> {
-    let Some(extents) = layout_extents(a) else {
-        return Some(0);
-    };
-    let physical: Vec<u64> = physical_order(a).iter().map(|&d| extents[d]).collect();
-    let (_, sizes, _) = expand(physical, &a.layout.tiles)?;
-    let elements = sizes.iter().try_fold(1u64, |acc, &s| acc.checked_mul(s))?;
-    let elements = round_up(elements, a.layout.tail_padding_alignment_in_elements)?;
-    let bits = u128::from(element_bits(a));
-    let bytes = (u128::from(elements) * bits).div_ceil(8)
-        + u128::from(
-            a.layout
-                .dynamic_shape_metadata_prefix_bytes
-                .max(0)
-                .unsigned_abs(),
-        );
-    u64::try_from(bytes)
-        .ok()
-        .filter(|&b| i64::try_from(b).is_ok())
-}
-
-fn round_up(n: u64, multiple: i64) -> Option<u64> {
-    let m = u64::try_from(multiple).ok().filter(|&m| m > 0)?;
-    n.div_ceil(m).checked_mul(m)
-}
-
-/// Storage bits per element: `E(n)` when `n > 0`, else 8 × the byte width.
-pub(crate) fn element_bits(a: &ArrayShape) -> u64 {
-    match u64::try_from(a.layout.element_size_in_bits) {
-        Ok(e) if e > 0 => e,
-        _ => u64::from(a.element_type.storage_bits()),
-    }
-}
-
-/// Logical dimension at each physical position, major to minor. The layout must be valid.
-fn physical_order(a: &ArrayShape) -> Vec<usize> {
-    a.layout
-        .minor_to_major
-        .iter()
-        .rev()
-        .map(|&d| usize::try_from(d).unwrap_or(0))
-        .collect()
-}
 
 /// A layout compiled for indexing: logical index ↔ element offset, and sizes.
 ///
@@ -150,7 +28,7 @@ fn physical_order(a: &ArrayShape) -> Vec<usize> {
 /// precomputed steps in a fixed stack buffer, with no allocation.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, Plan};
+/// use xla_layout::{parse_array, Plan};
 /// let plan = Plan::new(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
 /// assert_eq!(plan.offset(&[2, 3]), 17); // docs/tiled_layout.md's worked example
 /// assert_eq!(plan.physical_elements(), 24);
@@ -189,7 +67,7 @@ impl Plan {
     /// whose tiles expand the index past [`MAX_EXPANDED_RANK`] entries.
     ///
     /// ```
-    /// use xla_layout_core::{parse_array, Plan};
+    /// use xla_layout::{parse_array, Plan};
     /// assert!(Plan::new(&parse_array("f32[?,784]").unwrap()).is_err());
     /// ```
     pub fn new(a: &ArrayShape) -> Result<Plan, Errors> {
@@ -264,7 +142,7 @@ impl Plan {
     /// The logical dimension sizes (bounds for `<=N`).
     ///
     /// ```
-    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[<=4,3]").unwrap()).unwrap();
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("f32[<=4,3]").unwrap()).unwrap();
     /// assert_eq!(p.dims(), &[4, 3]);
     /// ```
     pub fn dims(&self) -> &[usize] {
@@ -274,8 +152,8 @@ impl Plan {
     /// The shape after every tile, major to minor: the array as a row-major block of memory.
     ///
     /// ```
-    /// let a = xla_layout_core::parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
-    /// let p = xla_layout_core::Plan::new(&a).unwrap();
+    /// let a = xla_layout::parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
+    /// let p = xla_layout::Plan::new(&a).unwrap();
     /// assert_eq!(p.expanded_dims(), &[1, 8, 160, 128, 4, 128, 2, 1]);
     /// ```
     pub fn expanded_dims(&self) -> &[usize] {
@@ -286,8 +164,8 @@ impl Plan {
     /// of docs/tiled_layout.md's pad -> reshape -> transpose, as shapes.
     ///
     /// ```
-    /// let a = xla_layout_core::parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
-    /// let p = xla_layout_core::Plan::new(&a).unwrap();
+    /// let a = xla_layout::parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
+    /// let p = xla_layout::Plan::new(&a).unwrap();
     /// assert_eq!(
     ///     p.tiling_stages(),
     ///     [vec![1, 8, 1280, 16384], vec![1, 8, 160, 128, 8, 128], vec![1, 8, 160, 128, 4, 128, 2, 1]]
@@ -322,7 +200,7 @@ impl Plan {
     /// Row-major strides of [`expanded_dims`](Self::expanded_dims), in elements.
     ///
     /// ```
-    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
     /// assert_eq!(p.expanded_strides(), &[12, 4, 2, 1]);
     /// ```
     pub fn expanded_strides(&self) -> &[usize] {
@@ -332,7 +210,7 @@ impl Plan {
     /// Logical dimension at each physical position, major to minor.
     ///
     /// ```
-    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[8,100,100,3]{3,0,2,1}").unwrap()).unwrap();
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("f32[8,100,100,3]{3,0,2,1}").unwrap()).unwrap();
     /// assert_eq!(p.physical_order(), &[1, 2, 0, 3]);
     /// ```
     pub fn physical_order(&self) -> &[usize] {
@@ -342,7 +220,7 @@ impl Plan {
     /// Number of logical elements (product of the dims).
     ///
     /// ```
-    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
     /// assert_eq!(p.elements(), 15);
     /// ```
     pub fn elements(&self) -> usize {
@@ -352,7 +230,7 @@ impl Plan {
     /// Number of element slots of the fully tiled shape, before `L` rounding.
     ///
     /// ```
-    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[200001,128]{1,0:T(8)L(1024)}").unwrap()).unwrap();
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("f32[200001,128]{1,0:T(8)L(1024)}").unwrap()).unwrap();
     /// assert_eq!(p.tiled_elements(), 25600128);
     /// ```
     pub fn tiled_elements(&self) -> usize {
@@ -362,7 +240,7 @@ impl Plan {
     /// Number of element slots in memory: the fully tiled shape rounded up to `L(n)`.
     ///
     /// ```
-    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[200001,128]{1,0:T(8)L(1024)}").unwrap()).unwrap();
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("f32[200001,128]{1,0:T(8)L(1024)}").unwrap()).unwrap();
     /// assert_eq!(p.physical_elements(), 25601024);
     /// ```
     pub fn physical_elements(&self) -> usize {
@@ -372,7 +250,7 @@ impl Plan {
     /// Storage bits per element (`E(n)` if set, else 8 × the type's byte width).
     ///
     /// ```
-    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("s4[8]{0:E(4)}").unwrap()).unwrap();
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("s4[8]{0:E(4)}").unwrap()).unwrap();
     /// assert_eq!(p.element_bits(), 4);
     /// ```
     pub fn element_bits(&self) -> usize {
@@ -382,7 +260,7 @@ impl Plan {
     /// Bytes of dynamic-shape metadata before the data (`M(n)`).
     ///
     /// ```
-    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("s32[<=4096]{0:T(8)M(1024)}").unwrap()).unwrap();
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("s32[<=4096]{0:T(8)M(1024)}").unwrap()).unwrap();
     /// assert_eq!(p.prefix_bytes(), 1024);
     /// ```
     pub fn prefix_bytes(&self) -> usize {
@@ -392,8 +270,8 @@ impl Plan {
     /// Bytes in memory: `ceil(physical_elements × bits / 8) + M`.
     ///
     /// ```
-    /// let a = xla_layout_core::parse_array("s4[9216,6144]{1,0:T(64,128)(8,1)E(4)}").unwrap();
-    /// assert_eq!(xla_layout_core::Plan::new(&a).unwrap().size_bytes(), 28311552);
+    /// let a = xla_layout::parse_array("s4[9216,6144]{1,0:T(64,128)(8,1)E(4)}").unwrap();
+    /// assert_eq!(xla_layout::Plan::new(&a).unwrap().size_bytes(), 28311552);
     /// ```
     pub fn size_bytes(&self) -> usize {
         // Checked against i64::MAX in `new`.
@@ -403,7 +281,7 @@ impl Plan {
     /// True when `index` has one in-bounds entry per dimension.
     ///
     /// ```
-    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[2,3]").unwrap()).unwrap();
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("f32[2,3]").unwrap()).unwrap();
     /// assert!(p.in_bounds(&[1, 2]));
     /// assert!(!p.in_bounds(&[2, 0]));
     /// assert!(!p.in_bounds(&[0]));
@@ -417,8 +295,8 @@ impl Plan {
     /// an unspecified offset in release builds, never undefined behaviour).
     ///
     /// ```
-    /// let a = xla_layout_core::parse_array("f32[4,8]{1,0:T(2,4)(2,1)}").unwrap();
-    /// let p = xla_layout_core::Plan::new(&a).unwrap();
+    /// let a = xla_layout::parse_array("f32[4,8]{1,0:T(2,4)(2,1)}").unwrap();
+    /// let p = xla_layout::Plan::new(&a).unwrap();
     /// assert_eq!(p.offset(&[2, 1]), 18); // docs/tiled_layout.md Figure 2
     /// ```
     pub fn offset(&self, index: &[usize]) -> usize {
@@ -486,7 +364,7 @@ impl Plan {
     /// [`offset`](Self::offset) if the index is in bounds, else `None`.
     ///
     /// ```
-    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
     /// assert_eq!(p.checked_offset(&[2, 3]), Some(17));
     /// assert_eq!(p.checked_offset(&[3, 0]), None);
     /// ```
@@ -499,7 +377,7 @@ impl Plan {
     /// byte `bit / 8` at bits `bit % 8 ..`.
     ///
     /// ```
-    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("s4[2,3]{1,0:E(4)M(2)}").unwrap()).unwrap();
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("s4[2,3]{1,0:E(4)M(2)}").unwrap()).unwrap();
     /// assert_eq!(p.bit_offset(&[1, 0]), 16 + 3 * 4);
     /// ```
     pub fn bit_offset(&self, index: &[usize]) -> usize {
@@ -510,8 +388,8 @@ impl Plan {
     /// offset past the end (XLA's `DelinearizeIndexForNestedTiling`, extended).
     ///
     /// ```
-    /// let a = xla_layout_core::parse_array("bf16[2048]{0:T(1024)(128)(2,1)}").unwrap();
-    /// let p = xla_layout_core::Plan::new(&a).unwrap();
+    /// let a = xla_layout::parse_array("bf16[2048]{0:T(1024)(128)(2,1)}").unwrap();
+    /// let p = xla_layout::Plan::new(&a).unwrap();
     /// assert_eq!(p.index_of(1), Some(vec![128]));
     /// assert_eq!(p.index_of(2), Some(vec![1]));
     /// ```

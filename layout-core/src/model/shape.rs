@@ -3,12 +3,12 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use crate::{ArrayLayout, Errors, PrimitiveType};
+use crate::model::{ArrayLayout, Errors, PrimitiveType};
 
 /// One array dimension as written between the brackets.
 ///
 /// ```
-/// use xla_layout_core::Dim;
+/// use xla_layout::Dim;
 /// assert_eq!(Dim::Static(8).to_string(), "8");
 /// assert_eq!(Dim::Bounded(456).to_string(), "<=456");
 /// assert_eq!(Dim::Unbounded.to_string(), "?");
@@ -28,7 +28,7 @@ impl Dim {
     /// The size used for layout and sizes: the static size or the bound; `None` for `?`.
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::Dim::Unbounded.extent(), None);
+    /// assert_eq!(xla_layout::Dim::Unbounded.extent(), None);
     /// ```
     pub fn extent(self) -> Option<i64> {
         match self {
@@ -40,8 +40,8 @@ impl Dim {
     /// True for `<=N` and `?`.
     ///
     /// ```
-    /// assert!(xla_layout_core::Dim::Bounded(3).is_dynamic());
-    /// assert!(!xla_layout_core::Dim::Static(3).is_dynamic());
+    /// assert!(xla_layout::Dim::Bounded(3).is_dynamic());
+    /// assert!(!xla_layout::Dim::Static(3).is_dynamic());
     /// ```
     pub fn is_dynamic(self) -> bool {
         !matches!(self, Dim::Static(_))
@@ -53,7 +53,7 @@ impl Dim {
 /// Every array has a layout; text without one gets the default, as XLA's parser does.
 ///
 /// ```
-/// use xla_layout_core::{ArrayShape, ArrayLayout, PrimitiveType, Tile};
+/// use xla_layout::{ArrayShape, ArrayLayout, PrimitiveType, Tile};
 /// let a = ArrayShape::new(PrimitiveType::Bf16, [8, 1, 1280, 16384]).with_layout(
 ///     ArrayLayout::new([3, 2, 0, 1]).with_tiles([Tile::new([8, 128]), Tile::new([2, 1])]),
 /// );
@@ -74,7 +74,7 @@ impl ArrayShape {
     /// A static array with the default (descending) layout.
     ///
     /// ```
-    /// use xla_layout_core::{ArrayShape, PrimitiveType};
+    /// use xla_layout::{ArrayShape, PrimitiveType};
     /// assert_eq!(ArrayShape::new(PrimitiveType::F32, [2, 3]).to_string(), "f32[2,3]{1,0}");
     /// assert_eq!(ArrayShape::new(PrimitiveType::F32, []).to_string(), "f32[]");
     /// ```
@@ -85,7 +85,7 @@ impl ArrayShape {
     /// An array with explicit [`Dim`]s (bounded or unbounded) and the default layout.
     ///
     /// ```
-    /// use xla_layout_core::{ArrayShape, Dim, PrimitiveType};
+    /// use xla_layout::{ArrayShape, Dim, PrimitiveType};
     /// let a = ArrayShape::with_dims(PrimitiveType::F32, [Dim::Unbounded, Dim::Static(784)]);
     /// assert_eq!(a.to_string(), "f32[?,784]{1,0}");
     /// ```
@@ -102,7 +102,7 @@ impl ArrayShape {
     /// Replaces the layout.
     ///
     /// ```
-    /// use xla_layout_core::{ArrayShape, ArrayLayout, PrimitiveType};
+    /// use xla_layout::{ArrayShape, ArrayLayout, PrimitiveType};
     /// let a = ArrayShape::new(PrimitiveType::F32, [2, 3]).with_layout(ArrayLayout::new([0, 1]));
     /// assert_eq!(a.to_string(), "f32[2,3]{0,1}");
     /// ```
@@ -114,7 +114,7 @@ impl ArrayShape {
     /// The number of dimensions.
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::parse_array("f32[2,3,4]").unwrap().rank(), 3);
+    /// assert_eq!(xla_layout::parse_array("f32[2,3,4]").unwrap().rank(), 3);
     /// ```
     pub fn rank(&self) -> usize {
         self.dims.len()
@@ -124,20 +124,20 @@ impl ArrayShape {
     /// returning all problems found.
     ///
     /// ```
-    /// use xla_layout_core::{ArrayShape, ArrayLayout, PrimitiveType};
+    /// use xla_layout::{ArrayShape, ArrayLayout, PrimitiveType};
     /// let a = ArrayShape::new(PrimitiveType::F32, [2, 3]).with_layout(ArrayLayout::new([0, 0]));
     /// let errs = a.validate().unwrap_err();
     /// assert!(errs[0].message().contains("twice"));
     /// ```
     pub fn validate(&self) -> Result<(), Errors> {
-        crate::validate::validate_array(self)
+        crate::model::validate::validate_array(self)
     }
 }
 
 /// Any XLA shape.
 ///
 /// ```
-/// let s: xla_layout_core::Shape = "(f32[1572864],s8[5120,1024])".parse().unwrap();
+/// let s: xla_layout::Shape = "(f32[1572864],s8[5120,1024])".parse().unwrap();
 /// assert_eq!(s.to_string(), "(f32[1572864]{0}, s8[5120,1024]{1,0})");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -158,7 +158,7 @@ impl Shape {
     /// The array, if this is one.
     ///
     /// ```
-    /// let s: xla_layout_core::Shape = "token[]".parse().unwrap();
+    /// let s: xla_layout::Shape = "token[]".parse().unwrap();
     /// assert!(s.as_array().is_none());
     /// ```
     pub fn as_array(&self) -> Option<&ArrayShape> {
@@ -171,18 +171,40 @@ impl Shape {
     /// Validates every array in the shape (see [`ArrayShape::validate`]).
     ///
     /// ```
-    /// use xla_layout_core::{ArrayShape, ArrayLayout, PrimitiveType, Shape};
+    /// use xla_layout::{ArrayShape, ArrayLayout, PrimitiveType, Shape};
     /// let bad = ArrayShape::new(PrimitiveType::F32, [2]).with_layout(ArrayLayout::new([1]));
     /// let s = Shape::Tuple(vec![Shape::Token, Shape::Array(bad)]);
     /// assert!(s.validate().is_err());
     /// ```
     pub fn validate(&self) -> Result<(), Errors> {
-        crate::validate::validate_shape(self, None)
+        crate::model::validate::validate_shape(self, None)
     }
 }
 
 impl From<ArrayShape> for Shape {
     fn from(a: ArrayShape) -> Self {
         Shape::Array(a)
+    }
+}
+
+/// The deepest tuple/buffer nesting the parser accepts. XLA allows 32768; real HLO nests a
+/// few levels, and a fixed bound keeps every recursive walk far from the stack limit.
+///
+/// ```
+/// let deep = format!("{}f32[]{}", "(".repeat(300), ")".repeat(300));
+/// assert!(xla_layout::parse(&deep).is_err());
+/// ```
+pub const MAX_NESTING: usize = 256;
+
+impl Shape {
+    /// What kind of shape this is, for messages ("an array", "a tuple", ...).
+    pub(crate) fn kind_name(&self) -> &'static str {
+        match self {
+            Shape::Array(_) => "an array",
+            Shape::Tuple(_) => "a tuple",
+            Shape::Buffer(_) => "a buffer",
+            Shape::Token => "`token[]`",
+            Shape::Opaque => "`opaque[]`",
+        }
     }
 }

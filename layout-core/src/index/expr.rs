@@ -6,13 +6,13 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::Plan;
-use crate::tiling::Step;
+use crate::index::Plan;
+use crate::model::tiling::Step;
 
 /// An integer expression over the logical index `i0, i1, ...`, with unsigned arithmetic.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, Expr, Plan};
+/// use xla_layout::{parse_array, Expr, Plan};
 /// let p = Plan::new(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
 /// let e = p.offset_expr();
 /// assert_eq!(e.to_string(), "(i0>>1)*12 + (i1>>1)*4 + (i0&1)*2 + (i1&1)");
@@ -89,7 +89,7 @@ impl Expr {
     /// Evaluates the expression at a logical index.
     ///
     /// ```
-    /// use xla_layout_core::Expr;
+    /// use xla_layout::Expr;
     /// let e = Expr::Rem(Box::new(Expr::Index(1)), 4);
     /// assert_eq!(e.eval(&[0, 11]), 3);
     /// ```
@@ -111,8 +111,8 @@ impl Plan {
     /// cannot change its operand is dropped, a value that is always 0 vanishes).
     ///
     /// ```
-    /// let a = xla_layout_core::parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
-    /// let e = xla_layout_core::Plan::new(&a).unwrap().offset_expr();
+    /// let a = xla_layout::parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
+    /// let e = xla_layout::Plan::new(&a).unwrap().offset_expr();
     /// assert_eq!(
     ///     e.to_string(),
     ///     "i0*20971520 + (i2>>3)*131072 + (i3>>7)*1024 + ((i2&7)>>1)*256 + (i3&127)*2 + (i2&1)"
@@ -163,7 +163,7 @@ impl Plan {
     /// [`Plan::index_of`]-style callers detect padding (`offset(index) != offset`).
     ///
     /// ```
-    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
     /// let inverse = p.index_exprs();
     /// assert_eq!(inverse[0].to_string(), "((i0/12)*2 + ((i0>>1)&1))");
     /// let index: Vec<usize> = inverse.iter().map(|e| e.eval(&[17])).collect();
@@ -218,7 +218,7 @@ impl Plan {
     /// physical order and tiling steps, so they match only the same layout.
     ///
     /// ```
-    /// use xla_layout_core::{parse_array, Plan};
+    /// use xla_layout::{parse_array, Plan};
     /// let sig = |t: &str| Plan::new(&parse_array(t).unwrap()).unwrap().bitcast_signature();
     /// assert_eq!(sig("f32[3,4]{1,0}"), [12, 1, 12]);
     /// assert_eq!(sig("f32[3,4]{1,0}"), sig("f32[6,2]{1,0}"));

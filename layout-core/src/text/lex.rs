@@ -2,7 +2,7 @@
 
 use core::ops::Range;
 
-use crate::{Error, ErrorKind};
+use crate::model::{Error, ErrorKind};
 
 /// A token kind. Integers carry their value, or `None` when it overflowed `i64`
 /// (the lexer reports that and the parser goes on).

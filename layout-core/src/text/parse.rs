@@ -11,29 +11,22 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use crate::lex::{Lexer, Tok, Token};
-use crate::{
-    ArrayLayout, ArrayShape, Dim, Error, ErrorKind, Errors, PrimitiveType, Shape, SplitConfig,
-    Tile, TileDim,
+use crate::model::spans::{ArraySpans, SourceMap};
+use crate::model::validate::validate_shape;
+use crate::model::{
+    ArrayLayout, ArrayShape, Dim, Error, ErrorKind, Errors, MAX_NESTING, PrimitiveType, Shape,
+    SplitConfig, Tile, TileDim,
 };
-
-/// The deepest tuple/buffer nesting the parser accepts. XLA allows 32768; real HLO nests a
-/// few levels, and a fixed bound keeps every recursive walk far from the stack limit.
-///
-/// ```
-/// let deep = format!("{}f32[]{}", "(".repeat(300), ")".repeat(300));
-/// assert!(xla_layout_core::parse(&deep).is_err());
-/// ```
-pub const MAX_NESTING: usize = 256;
+use crate::text::lex::{Lexer, Tok, Token};
 
 /// Parses one shape (array, tuple, buffer, `token[]`, `opaque[]`), fills in missing array
 /// layouts with the default, and validates it. Errors carry byte ranges into `text`.
 ///
 /// ```
-/// let s = xla_layout_core::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+/// let s = xla_layout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
 /// assert_eq!(s.to_string(), "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}");
 ///
-/// let errs = xla_layout_core::parse("f32[2,3]{1,1}").unwrap_err();
+/// let errs = xla_layout::parse("f32[2,3]{1,1}").unwrap_err();
 /// assert_eq!(errs[0].span(), Some(11..12));
 /// ```
 pub fn parse(text: &str) -> Result<Shape, Errors> {
@@ -43,9 +36,9 @@ pub fn parse(text: &str) -> Result<Shape, Errors> {
 /// Parses an array shape (see [`parse`]); a tuple, buffer, token or opaque is an error.
 ///
 /// ```
-/// let a = xla_layout_core::parse_array("f32[2,3]").unwrap();
+/// let a = xla_layout::parse_array("f32[2,3]").unwrap();
 /// assert_eq!(a.layout.minor_to_major, vec![1, 0]);
-/// assert!(xla_layout_core::parse_array("token[]").is_err());
+/// assert!(xla_layout::parse_array("token[]").is_err());
 /// ```
 pub fn parse_array(text: &str) -> Result<ArrayShape, Errors> {
     match parse(text)? {
@@ -55,7 +48,7 @@ pub fn parse_array(text: &str) -> Result<ArrayShape, Errors> {
             Some(0..text.len()),
             format!(
                 "expected an array shape such as `f32[2,3]`, found {}",
-                crate::print::kind_name(&other)
+                other.kind_name()
             ),
         )])),
     }
@@ -80,10 +73,7 @@ pub(crate) fn parse_with_map(text: &str) -> Result<(Shape, SourceMap), Errors> {
         .errors
         .iter()
         .any(|e| e.kind() == ErrorKind::IntegerOverflow);
-    if let (false, Err(errs)) = (
-        overflowed,
-        crate::validate::validate_shape(&shape, Some(&p.map)),
-    ) {
+    if let (false, Err(errs)) = (overflowed, validate_shape(&shape, Some(&p.map))) {
         p.errors.extend(errs);
     }
     if p.errors.is_empty() {
@@ -91,33 +81,6 @@ pub(crate) fn parse_with_map(text: &str) -> Result<(Shape, SourceMap), Errors> {
     } else {
         Err(Errors::new(p.errors))
     }
-}
-
-/// Byte ranges of the parts of one array, as written.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ArraySpans {
-    pub(crate) whole: Range<usize>,
-    pub(crate) dims_list: Range<usize>,
-    pub(crate) dims: Vec<Range<usize>>,
-    pub(crate) layout: Option<Range<usize>>,
-    pub(crate) minor_to_major: Vec<Range<usize>>,
-    pub(crate) tiles: Vec<(Range<usize>, Vec<Range<usize>>)>,
-    /// The integer of `L(n)`.
-    pub(crate) tail_padding: Option<Range<usize>>,
-    /// The integer of `E(n)`.
-    pub(crate) element_size: Option<Range<usize>>,
-    /// The integer of `S(n)`.
-    pub(crate) memory_space: Option<Range<usize>>,
-    pub(crate) splits: Vec<SplitSpans>,
-}
-
-/// Byte ranges of one split config: the whole `(d:i,...)`, `d`, and each index.
-pub(crate) type SplitSpans = (Range<usize>, Range<usize>, Vec<Range<usize>>);
-
-/// Where every array of a parsed shape was written, in pre-order.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct SourceMap {
-    pub(crate) arrays: Vec<ArraySpans>,
 }
 
 /// The attributes of a layout, in the only order XLA accepts.
@@ -270,7 +233,7 @@ impl<'a> Parser<'a> {
                         Some(inner_start..inner_end.start),
                         format!(
                             "a buffer `b(...)` holds one array shape, not {}",
-                            crate::print::kind_name(&other)
+                            other.kind_name()
                         ),
                     )),
                 }
@@ -411,7 +374,7 @@ fn unknown_type(name: &str, span: &Range<usize>) -> Error {
         "opaque_type" => "; write `opaque[]`".into(),
         "tuple" => "; write a tuple as `(f32[2], s32[])`".into(),
         "buffer" => "; write a buffer as `b(f32[2])`".into(),
-        _ => match crate::primitive::suggest(name) {
+        _ => match crate::model::primitive::suggest(name) {
             Some(t) => format!("; did you mean `{t}`? XLA type names are lower case"),
             None => {
                 "; expected pred, s1/s2/s4/s8/s16/s32/s64, u1/u2/u4/u8/u16/u32/u64, f16, bf16, \
@@ -730,4 +693,18 @@ fn unknown_attribute(name: &str, span: &Range<usize>) -> Error {
         )
     };
     Error::new(ErrorKind::UnknownAttribute, Some(span.clone()), message)
+}
+
+impl core::str::FromStr for Shape {
+    type Err = Errors;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse(s)
+    }
+}
+
+impl core::str::FromStr for ArrayShape {
+    type Err = Errors;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_array(s)
+    }
 }

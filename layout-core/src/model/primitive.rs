@@ -12,7 +12,7 @@ macro_rules! primitive_types {
         /// `( ... )` and `b( ... )`, so none of them is a `PrimitiveType`.
         ///
         /// ```
-        /// use xla_layout_core::PrimitiveType;
+        /// use xla_layout::PrimitiveType;
         /// let t: PrimitiveType = "bf16".parse().unwrap();
         /// assert_eq!(t, PrimitiveType::Bf16);
         /// assert_eq!((t.bit_width(), t.byte_width()), (16, 2));
@@ -30,7 +30,7 @@ macro_rules! primitive_types {
             /// The text spelling, as XLA prints it (`"f8e4m3fn"`).
             ///
             /// ```
-            /// assert_eq!(xla_layout_core::PrimitiveType::Pred.name(), "pred");
+            /// assert_eq!(xla_layout::PrimitiveType::Pred.name(), "pred");
             /// ```
             pub const fn name(self) -> &'static str {
                 match self { $(PrimitiveType::$variant => $name,)* }
@@ -39,7 +39,7 @@ macro_rules! primitive_types {
             /// The value of the enum in `xla_data.proto` (`F32` is 11).
             ///
             /// ```
-            /// assert_eq!(xla_layout_core::PrimitiveType::F32.proto_number(), 11);
+            /// assert_eq!(xla_layout::PrimitiveType::F32.proto_number(), 11);
             /// ```
             pub const fn proto_number(self) -> u8 {
                 match self { $(PrimitiveType::$variant => $enum_value,)* }
@@ -48,7 +48,7 @@ macro_rules! primitive_types {
             /// XLA's `primitive_util::BitWidth`: the number of value bits (1 for `pred`).
             ///
             /// ```
-            /// use xla_layout_core::PrimitiveType;
+            /// use xla_layout::PrimitiveType;
             /// assert_eq!(PrimitiveType::S4.bit_width(), 4);
             /// assert_eq!(PrimitiveType::C128.bit_width(), 128);
             /// ```
@@ -59,7 +59,7 @@ macro_rules! primitive_types {
             /// Looks a type up by its exact (case-sensitive) text name.
             ///
             /// ```
-            /// use xla_layout_core::PrimitiveType;
+            /// use xla_layout::PrimitiveType;
             /// assert_eq!(PrimitiveType::from_name("u2"), Some(PrimitiveType::U2));
             /// assert_eq!(PrimitiveType::from_name("F32"), None);
             /// ```
@@ -138,7 +138,7 @@ impl PrimitiveType {
     /// (XLA's `ByteSizeOfPrimitiveType`).
     ///
     /// ```
-    /// use xla_layout_core::PrimitiveType;
+    /// use xla_layout::PrimitiveType;
     /// assert_eq!(PrimitiveType::Pred.byte_width(), 1);
     /// assert_eq!(PrimitiveType::U2.byte_width(), 1);
     /// assert_eq!(PrimitiveType::C64.byte_width(), 8);
@@ -151,7 +151,7 @@ impl PrimitiveType {
     /// when no `E(n)` packs the element).
     ///
     /// ```
-    /// use xla_layout_core::PrimitiveType;
+    /// use xla_layout::PrimitiveType;
     /// assert_eq!(PrimitiveType::S4.storage_bits(), 8);
     /// assert_eq!(PrimitiveType::F32.storage_bits(), 32);
     /// ```
@@ -163,7 +163,7 @@ impl PrimitiveType {
     /// f4e2m1fn.
     ///
     /// ```
-    /// use xla_layout_core::PrimitiveType;
+    /// use xla_layout::PrimitiveType;
     /// assert!(PrimitiveType::S4.is_sub_byte());
     /// assert!(!PrimitiveType::Pred.is_sub_byte());
     /// ```
@@ -174,7 +174,7 @@ impl PrimitiveType {
     /// True for integer types (signed and unsigned, not `pred`).
     ///
     /// ```
-    /// use xla_layout_core::PrimitiveType;
+    /// use xla_layout::PrimitiveType;
     /// assert!(PrimitiveType::U8.is_integral());
     /// assert!(!PrimitiveType::F32.is_integral());
     /// ```
@@ -196,7 +196,7 @@ impl fmt::Display for PrimitiveType {
 /// The error of `"F32".parse::<PrimitiveType>()`: the text is not a lower-case XLA type name.
 ///
 /// ```
-/// let err = "F32".parse::<xla_layout_core::PrimitiveType>().unwrap_err();
+/// let err = "F32".parse::<xla_layout::PrimitiveType>().unwrap_err();
 /// assert!(err.to_string().contains("did you mean `f32`"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -208,8 +208,8 @@ impl UnknownPrimitiveType {
     /// A type whose name matches up to ASCII case, or with `_type` style suffixes removed.
     ///
     /// ```
-    /// let err = "BF16".parse::<xla_layout_core::PrimitiveType>().unwrap_err();
-    /// assert_eq!(err.suggestion(), Some(xla_layout_core::PrimitiveType::Bf16));
+    /// let err = "BF16".parse::<xla_layout::PrimitiveType>().unwrap_err();
+    /// assert_eq!(err.suggestion(), Some(xla_layout::PrimitiveType::Bf16));
     /// ```
     pub fn suggestion(&self) -> Option<PrimitiveType> {
         self.suggestion

@@ -6,7 +6,7 @@
 //! use [`Plan`](crate::Plan). Indices are `i64`, as in XLA.
 //!
 //! ```
-//! use xla_layout_core::{index_util, parse_array};
+//! use xla_layout::{index_util, parse_array};
 //! let a = parse_array("f32[10,20]{0,1:T(8,128)}").unwrap(); // the tile is ignored
 //! assert_eq!(index_util::multidimensional_index_to_linear_index(&a, &[3, 5]), Some(53));
 //! ```
@@ -14,9 +14,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::ArrayShape;
-use crate::layout_util::{as_permutation, static_dims};
-use crate::shape_util::dim_value;
+use crate::model::ArrayShape;
+use crate::xla::layout_util::{as_permutation, dim_value, static_dims};
 
 /// Static dimension sizes and minor_to_major as positions, if both are usable.
 fn dims_and_order(shape: &ArrayShape) -> Option<(Vec<i64>, Vec<usize>)> {
@@ -33,7 +32,7 @@ fn dims_and_order(shape: &ArrayShape) -> Option<(Vec<i64>, Vec<usize>)> {
 /// the result overflows `i64`.
 ///
 /// ```
-/// use xla_layout_core::{index_util::multidimensional_index_to_linear_index, parse_array};
+/// use xla_layout::{index_util::multidimensional_index_to_linear_index, parse_array};
 /// let a = parse_array("f32[10,20,30]{1,2,0}").unwrap();
 /// assert_eq!(multidimensional_index_to_linear_index(&a, &[3, 5, 7]), Some(1945));
 /// assert_eq!(multidimensional_index_to_linear_index(&a, &[10, 0, 0]), None);
@@ -69,7 +68,7 @@ pub fn multidimensional_index_to_linear_index(
 /// [`multidimensional_index_to_linear_index`].
 ///
 /// ```
-/// use xla_layout_core::{index_util::linear_index_to_multidimensional_index, parse_array};
+/// use xla_layout::{index_util::linear_index_to_multidimensional_index, parse_array};
 /// let a = parse_array("f32[10,20]{0,1}").unwrap();
 /// assert_eq!(linear_index_to_multidimensional_index(&a, 53), Some(vec![3, 5]));
 /// assert_eq!(linear_index_to_multidimensional_index(&a, 200), None);
@@ -102,7 +101,7 @@ pub fn linear_index_to_multidimensional_index(
 /// returned. `false` too when `indices` does not have one entry per dimension.
 ///
 /// ```
-/// use xla_layout_core::{index_util::bump_indices, parse_array};
+/// use xla_layout::{index_util::bump_indices, parse_array};
 /// let a = parse_array("s32[2,2]").unwrap();
 /// let mut i = [0, 1];
 /// assert!(bump_indices(&a, &mut i));
@@ -134,7 +133,7 @@ pub fn bump_indices(shape: &ArrayShape, indices: &mut [i64]) -> bool {
 /// is `?`, or the product overflows.
 ///
 /// ```
-/// use xla_layout_core::{index_util::get_dimension_stride, parse_array};
+/// use xla_layout::{index_util::get_dimension_stride, parse_array};
 /// let a = parse_array("f32[5,8,10,4]{3,2,1,0}").unwrap();
 /// assert_eq!(get_dimension_stride(&a, 1), Some(40));
 /// assert_eq!(get_dimension_stride(&a, 3), Some(1));
@@ -158,7 +157,7 @@ pub fn get_dimension_stride(shape: &ArrayShape, dimension: usize) -> Option<i64>
 /// check that cannot be negative.
 ///
 /// ```
-/// use xla_layout_core::{index_util::index_in_bounds, parse_array};
+/// use xla_layout::{index_util::index_in_bounds, parse_array};
 /// let a = parse_array("f32[2,3]").unwrap();
 /// assert!(index_in_bounds(&a, &[1, 2]));
 /// assert!(!index_in_bounds(&a, &[2, 0]));
@@ -184,7 +183,7 @@ pub fn index_in_bounds(shape: &ArrayShape, index: &[i64]) -> bool {
 /// When the lengths differ (XLA CHECK-fails too).
 ///
 /// ```
-/// use xla_layout_core::index_util::compare_indices;
+/// use xla_layout::index_util::compare_indices;
 /// assert_eq!(compare_indices(&[1, 2], &[1, 3]), -1);
 /// assert_eq!(compare_indices(&[2, 0], &[1, 9]), 1);
 /// assert_eq!(compare_indices(&[4, 4], &[4, 4]), 0);

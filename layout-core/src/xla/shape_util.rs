@@ -7,7 +7,7 @@
 //! bound N, as XLA does.
 //!
 //! ```
-//! use xla_layout_core::{parse_array, shape_util};
+//! use xla_layout::{parse_array, shape_util};
 //! let a = parse_array("s4[9216,6144]{1,0:T(64,128)(8,1)E(4)}").unwrap();
 //! assert_eq!(shape_util::array_size(&a), Some(28311552));
 //! assert_eq!(shape_util::byte_size_of_elements(&a), Some(28311552));
@@ -16,17 +16,13 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::index_util::{
+use crate::model::{ArrayLayout, ArrayShape, PrimitiveType, Shape, TileDim};
+use crate::xla::index_util::{
     linear_index_to_multidimensional_index, multidimensional_index_to_linear_index,
 };
-use crate::layout_util::{as_permutation, ceil_div, linear_index, max_split_size, static_dims};
-use crate::{ArrayLayout, ArrayShape, Dim, PrimitiveType, Shape, TileDim};
-
-/// XLA's stored value of a dimension: the size, the bound of `<=N`, or `i64::MIN`
-/// (`Shape::kUnboundedSize`) for `?`.
-pub(crate) fn dim_value(d: Dim) -> i64 {
-    d.extent().unwrap_or(i64::MIN)
-}
+use crate::xla::layout_util::{
+    as_permutation, ceil_div, dim_value, linear_index, max_split_size, static_dims,
+};
 
 /// Resolves a dimension number that may count from the end, Python style: `-1` is the last
 /// dimension (`rank-1`), `-2` the one before, and so on (XLA's `ShapeUtil::GetDimensionNumber`,
@@ -36,7 +32,7 @@ pub(crate) fn dim_value(d: Dim) -> i64 {
 /// non-negative; a number past the end is then out of bounds where it is used.)
 ///
 /// ```
-/// use xla_layout_core::shape_util::resolve_dimension;
+/// use xla_layout::shape_util::resolve_dimension;
 /// assert_eq!(resolve_dimension(3, -1), Some(2));
 /// assert_eq!(resolve_dimension(3, -3), Some(0));
 /// assert_eq!(resolve_dimension(3, 1), Some(1));
@@ -58,7 +54,7 @@ pub fn resolve_dimension(rank: usize, dimension: i64) -> Option<usize> {
 /// for other ranks or an out-of-range dimension.
 ///
 /// ```
-/// use xla_layout_core::shape_util::dimension_letter;
+/// use xla_layout::shape_util::dimension_letter;
 /// assert_eq!(dimension_letter(2, 0), Some('y'));
 /// assert_eq!(dimension_letter(2, 1), Some('x'));
 /// assert_eq!(dimension_letter(4, 0), Some('p'));
@@ -77,7 +73,7 @@ pub fn dimension_letter(rank: usize, dimension: usize) -> Option<char> {
 /// (XLA's `ShapeUtil::ElementsIn`). `None` for a `?` or negative dimension, or on overflow.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::elements_in};
+/// use xla_layout::{parse_array, shape_util::elements_in};
 /// assert_eq!(elements_in(&parse_array("s32[]").unwrap()), Some(1));
 /// assert_eq!(elements_in(&parse_array("s32[3,0,5]").unwrap()), Some(0));
 /// assert_eq!(elements_in(&parse_array("s32[13,<=17]").unwrap()), Some(221));
@@ -96,7 +92,7 @@ pub fn elements_in(shape: &ArrayShape) -> Option<i64> {
 /// size-0 dimensions; the code counts them, so `f32[3,0,1]` gives 2.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::true_num_dimensions};
+/// use xla_layout::{parse_array, shape_util::true_num_dimensions};
 /// assert_eq!(true_num_dimensions(&parse_array("f32[3,0,1]").unwrap()), 2);
 /// assert_eq!(true_num_dimensions(&parse_array("f32[1,1]").unwrap()), 0);
 /// ```
@@ -108,7 +104,7 @@ pub fn true_num_dimensions(shape: &ArrayShape) -> usize {
 /// `ShapeUtil::IsEffectiveScalar`). Scalars are effective scalars.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::is_effective_scalar};
+/// use xla_layout::{parse_array, shape_util::is_effective_scalar};
 /// assert!(is_effective_scalar(&parse_array("f32[1,1,1]").unwrap()));
 /// assert!(is_effective_scalar(&parse_array("f32[]").unwrap()));
 /// assert!(!is_effective_scalar(&parse_array("f32[1,0]").unwrap()));
@@ -120,7 +116,7 @@ pub fn is_effective_scalar(shape: &ArrayShape) -> bool {
 /// True for rank 0 (XLA's `ShapeUtil::IsScalar`).
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::is_scalar};
+/// use xla_layout::{parse_array, shape_util::is_scalar};
 /// assert!(is_scalar(&parse_array("f32[]{:T(256)}").unwrap()));
 /// assert!(!is_scalar(&parse_array("f32[1]").unwrap()));
 /// ```
@@ -131,7 +127,7 @@ pub fn is_scalar(shape: &ArrayShape) -> bool {
 /// True if any dimension has size 1 (XLA's `ShapeUtil::HasDegenerateDimensions`).
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::has_degenerate_dimensions};
+/// use xla_layout::{parse_array, shape_util::has_degenerate_dimensions};
 /// assert!(has_degenerate_dimensions(&parse_array("f32[8,1,64]").unwrap()));
 /// assert!(!has_degenerate_dimensions(&parse_array("f32[8,64]").unwrap()));
 /// ```
@@ -142,7 +138,7 @@ pub fn has_degenerate_dimensions(shape: &ArrayShape) -> bool {
 /// True if any dimension has size 0 (XLA's `ShapeUtil::IsZeroElementArray`).
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::is_zero_element_array};
+/// use xla_layout::{parse_array, shape_util::is_zero_element_array};
 /// assert!(is_zero_element_array(&parse_array("f32[0,3]{1,0:T(8,128)}").unwrap()));
 /// assert!(!is_zero_element_array(&parse_array("f32[]").unwrap()));
 /// ```
@@ -159,7 +155,7 @@ pub fn is_zero_element_array(shape: &ArrayShape) -> bool {
 /// dimensions are removed too. `None` when a dimension is out of range or listed twice.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::delete_dimensions};
+/// use xla_layout::{parse_array, shape_util::delete_dimensions};
 /// let a = parse_array("f32[5,3,2]{2,0,1}").unwrap();
 /// assert_eq!(delete_dimensions(&a, &[1]).unwrap().to_string(), "f32[5,2]{1,0}");
 /// assert_eq!(delete_dimensions(&a, &[3]), None);
@@ -199,7 +195,7 @@ fn remove_dimensions(shape: &ArrayShape, sorted: &[usize]) -> ArrayShape {
 /// [`delete_dimensions`] does: the layout follows, other attributes are kept.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::drop_degenerate_dimensions};
+/// use xla_layout::{parse_array, shape_util::drop_degenerate_dimensions};
 /// let a = parse_array("f32[8,1,4,1]{1,3,0,2}").unwrap();
 /// assert_eq!(drop_degenerate_dimensions(&a).to_string(), "f32[8,4]{0,1}");
 /// ```
@@ -218,7 +214,7 @@ pub fn drop_degenerate_dimensions(shape: &ArrayShape) -> ArrayShape {
 /// `None` unless `permutation` and minor_to_major are permutations of `0..rank`.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::permute_dimensions};
+/// use xla_layout::{parse_array, shape_util::permute_dimensions};
 /// let a = parse_array("f32[2,3,4]{2,1,0:T(2,128)}").unwrap();
 /// let p = permute_dimensions(&a, &[2, 0, 1]).unwrap();
 /// assert_eq!(p.to_string(), "f32[4,2,3]{0,2,1:T(2,128)}");
@@ -250,13 +246,13 @@ pub fn permute_dimensions(shape: &ArrayShape, permutation: &[usize]) -> Option<A
 /// Moves logical dimension `dim` to the most-major position of the layout, **rebuilding the
 /// layout from minor_to_major alone** (XLA's `ShapeUtil::MoveDimToMajor`).
 ///
-/// Unlike [`layout_util::move_dim_to_major`](crate::layout_util::move_dim_to_major), which
+/// Unlike [`layout_util::move_dim_to_major`](crate::xla::layout_util::move_dim_to_major), which
 /// keeps the other attributes, XLA's `ShapeUtil` version drops tiles, `L`, `E`, `S`, split
 /// configs and `M`. The dimensions themselves do not move. As in XLA, a dimension that is
 /// not in minor_to_major is appended.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::move_dim_to_major};
+/// use xla_layout::{parse_array, shape_util::move_dim_to_major};
 /// let a = parse_array("f32[10,10,10]{2,1,0:T(8,128)S(1)}").unwrap();
 /// assert_eq!(move_dim_to_major(&a, 1).to_string(), "f32[10,10,10]{2,0,1}");
 /// ```
@@ -282,7 +278,7 @@ pub fn move_dim_to_major(shape: &ArrayShape, dim: usize) -> ArrayShape {
 /// `padded_dimensions`. `None` unless minor_to_major is a permutation of `0..rank`.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::make_shape_with_descending_layout_and_same_physical_layout as f};
+/// use xla_layout::{parse_array, shape_util::make_shape_with_descending_layout_and_same_physical_layout as f};
 /// let a = parse_array("f32[128,24,4,48,48]{2,4,3,1,0}").unwrap();
 /// assert_eq!(f(&a).unwrap().to_string(), "f32[128,24,48,48,4]{4,3,2,1,0}");
 /// ```
@@ -378,7 +374,7 @@ fn common_factors(a: &[i64], b: &[i64]) -> Option<Vec<(usize, usize)>> {
 /// or a product overflows.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::dimensions_unmodified_by_reshape};
+/// use xla_layout::{parse_array, shape_util::dimensions_unmodified_by_reshape};
 /// let a = parse_array("f32[4,1,3,5,6,7]").unwrap();
 /// let b = parse_array("f32[2,6,1,5,1,42]").unwrap();
 /// assert_eq!(dimensions_unmodified_by_reshape(&a, &b), Some(vec![(3, 3)]));
@@ -412,7 +408,7 @@ pub fn dimensions_unmodified_by_reshape(
 /// minor_to_major that is not a permutation).
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::reshape_is_bitcast};
+/// use xla_layout::{parse_array, shape_util::reshape_is_bitcast};
 /// let a = parse_array("f32[3,4]{1,0}").unwrap();
 /// assert!(reshape_is_bitcast(&a, &parse_array("f32[6,2]{1,0}").unwrap(), false));
 /// assert!(!reshape_is_bitcast(&a, &parse_array("f32[6,2]{0,1}").unwrap(), false));
@@ -464,7 +460,7 @@ fn unit_indices_keep_position(input: &ArrayShape, output: &ArrayShape) -> Option
 /// differ or a layout entry is out of range (XLA CHECK-fails).
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::transpose_is_bitcast};
+/// use xla_layout::{parse_array, shape_util::transpose_is_bitcast};
 /// let a = parse_array("f32[10,5]{1,0}").unwrap();
 /// let b = parse_array("f16[5,10]{0,1}").unwrap();
 /// assert!(transpose_is_bitcast(&a, &b, &[1, 0], true));
@@ -494,7 +490,7 @@ pub fn transpose_is_bitcast(
 /// `ShapeUtil::ElementSizeInBits`).
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::element_size_in_bits};
+/// use xla_layout::{parse_array, shape_util::element_size_in_bits};
 /// assert_eq!(element_size_in_bits(&parse_array("s4[8]{0:E(4)}").unwrap()), 4);
 /// assert_eq!(element_size_in_bits(&parse_array("s4[8]").unwrap()), 8);
 /// assert_eq!(element_size_in_bits(&parse_array("pred[8]").unwrap()), 8);
@@ -510,7 +506,7 @@ pub fn element_size_in_bits(shape: &ArrayShape) -> i64 {
 /// also [`PrimitiveType::byte_width`]).
 ///
 /// ```
-/// use xla_layout_core::{shape_util::byte_size_of_primitive_type, PrimitiveType};
+/// use xla_layout::{shape_util::byte_size_of_primitive_type, PrimitiveType};
 /// assert_eq!(byte_size_of_primitive_type(PrimitiveType::F32), 4);
 /// assert_eq!(byte_size_of_primitive_type(PrimitiveType::C64), 8);
 /// assert_eq!(byte_size_of_primitive_type(PrimitiveType::S4), 1);
@@ -533,7 +529,7 @@ fn bytes_for_elements(shape: &ArrayShape, n: i64) -> Option<i64> {
 /// dimension, a negative `E`, or on overflow.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::byte_size_of_elements};
+/// use xla_layout::{parse_array, shape_util::byte_size_of_elements};
 /// assert_eq!(byte_size_of_elements(&parse_array("c64[10,20]").unwrap()), Some(1600));
 /// assert_eq!(byte_size_of_elements(&parse_array("s4[3]{0:E(4)}").unwrap()), Some(2));
 /// assert_eq!(byte_size_of_elements(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()), Some(60));
@@ -548,7 +544,7 @@ pub fn byte_size_of_elements(shape: &ArrayShape) -> Option<i64> {
 /// `byte_size_of_elements`.
 ///
 /// ```
-/// use xla_layout_core::{shape_util::byte_size_of_elements_recursive, Shape};
+/// use xla_layout::{shape_util::byte_size_of_elements_recursive, Shape};
 /// let s: Shape = "(s32[16,32,64], s8[16,32,64])".parse().unwrap();
 /// assert_eq!(byte_size_of_elements_recursive(&s), Some(163840));
 /// ```
@@ -573,7 +569,7 @@ pub fn byte_size_of_elements_recursive(shape: &Shape) -> Option<i64> {
 /// `byte_size_of_elements`.
 ///
 /// ```
-/// use xla_layout_core::{shape_util::byte_size_of, Shape};
+/// use xla_layout::{shape_util::byte_size_of, Shape};
 /// assert_eq!(byte_size_of(&"f32[10,20]".parse().unwrap(), 8), Some(800));
 /// assert_eq!(byte_size_of(&"(f32[10,20], token[])".parse().unwrap(), 8), Some(16));
 /// assert_eq!(byte_size_of(&Shape::Token, 8), Some(0));
@@ -615,7 +611,7 @@ pub fn byte_size_of(shape: &Shape, pointer_size: i64) -> Option<i64> {
 /// `*`, a negative `E`, or overflow.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::array_size};
+/// use xla_layout::{parse_array, shape_util::array_size};
 /// assert_eq!(array_size(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()), Some(96));
 /// assert_eq!(array_size(&parse_array("f32[]{:T(256)}").unwrap()), Some(1024));
 /// assert_eq!(array_size(&parse_array("f32[200001,128]{1,0:T(8)L(1024)}").unwrap()), Some(102404096));
@@ -667,7 +663,7 @@ pub fn array_size(shape: &ArrayShape) -> Option<i64> {
 }
 
 /// The bytes up to and including the last element, ignoring trailing padding (XLA's
-/// `ShapeUtil::ArrayDataSize`): the [`layout_util::linear_index`](crate::layout_util::linear_index)
+/// `ShapeUtil::ArrayDataSize`): the [`layout_util::linear_index`](crate::xla::layout_util::linear_index)
 /// of the last element (first tile only, so rank-1 arrays ignore tiles), plus one, in bytes
 /// (`⌈n·E/8⌉` with `E(n)`).
 ///
@@ -677,7 +673,7 @@ pub fn array_size(shape: &ArrayShape) -> Option<i64> {
 /// `linear_index`.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::array_data_size};
+/// use xla_layout::{parse_array, shape_util::array_data_size};
 /// assert_eq!(array_data_size(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()), Some(84));
 /// assert_eq!(array_data_size(&parse_array("f32[]{:T(256)}").unwrap()), Some(4));
 /// assert_eq!(array_data_size(&parse_array("s4[0,64,128]{2,1,0:E(4)}").unwrap()), Some(0));
@@ -700,7 +696,7 @@ pub fn array_data_size(shape: &ArrayShape) -> Option<i64> {
 /// overflow.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::unpacked_byte_strides};
+/// use xla_layout::{parse_array, shape_util::unpacked_byte_strides};
 /// assert_eq!(unpacked_byte_strides(&parse_array("f32[3,5,7]").unwrap()), Some(vec![140, 28, 4]));
 /// assert_eq!(unpacked_byte_strides(&parse_array("f32[3,5]{0,1}").unwrap()), Some(vec![4, 12]));
 /// ```
@@ -723,7 +719,7 @@ pub fn unpacked_byte_strides(shape: &ArrayShape) -> Option<Vec<i64>> {
 /// stride 4.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::byte_strides};
+/// use xla_layout::{parse_array, shape_util::byte_strides};
 /// assert_eq!(byte_strides(&parse_array("s4[10,20]{1,0:E(4)}").unwrap()), None);
 /// assert_eq!(byte_strides(&parse_array("f32[2]{0:E(16)}").unwrap()), Some(vec![4]));
 /// ```
@@ -740,7 +736,7 @@ pub fn byte_strides(shape: &ArrayShape) -> Option<Vec<i64>> {
 /// and for `*` (XLA would return `i64::MIN`).
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::packed_factor_for_1d_interleaved_array as f};
+/// use xla_layout::{parse_array, shape_util::packed_factor_for_1d_interleaved_array as f};
 /// assert_eq!(f(&parse_array("bf16[1024]{0:T(1024)(128)(2,1)}").unwrap()), Some(2));
 /// assert_eq!(f(&parse_array("bf16[1024]{0:T(1024)}").unwrap()), None);
 /// ```
@@ -759,7 +755,7 @@ pub fn packed_factor_for_1d_interleaved_array(shape: &ArrayShape) -> Option<i64>
 /// f4e2m1fn); otherwise it is reset to 0. Everything else is kept.
 ///
 /// ```
-/// use xla_layout_core::{parse_array, shape_util::change_element_type, PrimitiveType};
+/// use xla_layout::{parse_array, shape_util::change_element_type, PrimitiveType};
 /// let a = parse_array("s4[64,128]{1,0:E(4)}").unwrap();
 /// assert_eq!(change_element_type(&a, PrimitiveType::U4).to_string(), "u4[64,128]{1,0:E(4)}");
 /// assert_eq!(change_element_type(&a, PrimitiveType::U8).to_string(), "u8[64,128]{1,0}");
@@ -778,7 +774,7 @@ pub fn change_element_type(shape: &ArrayShape, element_type: PrimitiveType) -> A
 /// when `pack_subbyte_types`, 0 otherwise.
 ///
 /// ```
-/// use xla_layout_core::{shape_util::update_element_size_in_bits, Shape};
+/// use xla_layout::{shape_util::update_element_size_in_bits, Shape};
 /// let mut s: Shape = "(s4[8]{0}, f32[2]{0:E(32)})".parse().unwrap();
 /// update_element_size_in_bits(&mut s, true);
 /// assert_eq!(s.to_string(), "(s4[8]{0:E(4)}, f32[2]{0})");
@@ -808,7 +804,7 @@ pub fn update_element_size_in_bits(shape: &mut Shape, pack_subbyte_types: bool) 
 /// configs are not looked at.
 ///
 /// ```
-/// use xla_layout_core::{shape_util::device_shape_is_host_shape, Shape};
+/// use xla_layout::{shape_util::device_shape_is_host_shape, Shape};
 /// assert!(device_shape_is_host_shape(&"(f32[2,3]{0,1}, token[])".parse().unwrap()));
 /// assert!(!device_shape_is_host_shape(&"f32[2,3]{1,0:S(5)}".parse().unwrap()));
 /// ```
@@ -833,7 +829,7 @@ pub fn device_shape_is_host_shape(shape: &Shape) -> bool {
 /// stay.
 ///
 /// ```
-/// use xla_layout_core::{shape_util::device_shape_to_host_shape, Shape};
+/// use xla_layout::{shape_util::device_shape_to_host_shape, Shape};
 /// let s: Shape = "bf16[8,1,64]{2,1,0:T(8,128)(2,1)S(5)}".parse().unwrap();
 /// assert_eq!(device_shape_to_host_shape(s).to_string(), "bf16[8,1,64]{2,1,0}");
 /// ```

@@ -9,7 +9,7 @@ use core::ops::Range;
 /// has its own kind, so tests and tools can match on it without parsing messages.
 ///
 /// ```
-/// use xla_layout_core::{parse, ErrorKind};
+/// use xla_layout::{parse, ErrorKind};
 /// let errs = parse("f32[2,3]{0,0}").unwrap_err();
 /// assert_eq!(errs[0].kind(), ErrorKind::MinorToMajorDuplicate);
 /// ```
@@ -87,7 +87,7 @@ pub enum ErrorKind {
 /// be right, and (for parsed text) the byte range of the offending token(s).
 ///
 /// ```
-/// let errs = xla_layout_core::parse("f32[2,3]{1,0:S(1)T(2,128)}").unwrap_err();
+/// let errs = xla_layout::parse("f32[2,3]{1,0:S(1)T(2,128)}").unwrap_err();
 /// let e = &errs[0];
 /// assert_eq!(e.span(), Some(17..18));
 /// assert!(e.message().contains("must come before"));
@@ -103,7 +103,7 @@ impl Error {
     /// Makes an error; `span` is a byte range into the text it was found in, if any.
     ///
     /// ```
-    /// use xla_layout_core::{Error, ErrorKind};
+    /// use xla_layout::{Error, ErrorKind};
     /// let e = Error::new(ErrorKind::Unsupported, Some(0..3), "unbounded `?` dimension");
     /// assert_eq!(e.kind(), ErrorKind::Unsupported);
     /// ```
@@ -118,8 +118,8 @@ impl Error {
     /// The class of problem.
     ///
     /// ```
-    /// let e = &xla_layout_core::parse("f32[2]{0:L(0)}").unwrap_err()[0];
-    /// assert_eq!(e.kind(), xla_layout_core::ErrorKind::InvalidTailPadding);
+    /// let e = &xla_layout::parse("f32[2]{0:L(0)}").unwrap_err()[0];
+    /// assert_eq!(e.kind(), xla_layout::ErrorKind::InvalidTailPadding);
     /// ```
     pub fn kind(&self) -> ErrorKind {
         self.kind
@@ -128,7 +128,7 @@ impl Error {
     /// The byte range of the offending text; `None` for shapes built in code.
     ///
     /// ```
-    /// let e = &xla_layout_core::parse("f32[2]{0:L(0)}").unwrap_err()[0];
+    /// let e = &xla_layout::parse("f32[2]{0:L(0)}").unwrap_err()[0];
     /// assert_eq!(e.span(), Some(11..12));
     /// ```
     pub fn span(&self) -> Option<Range<usize>> {
@@ -138,7 +138,7 @@ impl Error {
     /// The human-readable message, without location.
     ///
     /// ```
-    /// let e = &xla_layout_core::parse("f32[2]{0:E(-1)}").unwrap_err()[0];
+    /// let e = &xla_layout::parse("f32[2]{0:E(-1)}").unwrap_err()[0];
     /// assert!(e.message().starts_with("E(-1)"));
     /// ```
     pub fn message(&self) -> &str {
@@ -160,7 +160,7 @@ impl core::error::Error for Error {}
 /// Every error found in one input, in source order. Never empty.
 ///
 /// ```
-/// let errs = xla_layout_core::parse("f32[2,3]{0,0:T(0)E(-1)}").unwrap_err();
+/// let errs = xla_layout::parse("f32[2,3]{0,0:T(0)E(-1)}").unwrap_err();
 /// assert_eq!(errs.len(), 3);
 /// for e in &errs {
 ///     println!("{e}");
@@ -184,27 +184,11 @@ impl Errors {
     /// The errors as a slice.
     ///
     /// ```
-    /// let errs = xla_layout_core::parse("f32[-1]").unwrap_err();
+    /// let errs = xla_layout::parse("f32[-1]").unwrap_err();
     /// assert_eq!(errs.as_slice().len(), 1);
     /// ```
     pub fn as_slice(&self) -> &[Error] {
         &self.0
-    }
-
-    /// Renders every error like rustc does, against the text they were found in.
-    /// See [`render`](crate::render).
-    ///
-    /// ```
-    /// let text = "f32[2,3]{0,0}";
-    /// let out = xla_layout_core::parse(text).unwrap_err().render(text, "<input>");
-    /// assert!(out.contains("^"));
-    /// ```
-    pub fn render(&self, source: &str, origin: &str) -> String {
-        let mut out = String::new();
-        for e in &self.0 {
-            out.push_str(&crate::render(source, origin, e));
-        }
-        out
     }
 }
 

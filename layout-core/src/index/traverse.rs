@@ -9,8 +9,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::Plan;
-use crate::tiling::Step;
+use crate::index::Plan;
+use crate::model::tiling::Step;
 
 /// Marks a slot of an inverse table that holds padding.
 const PADDING: usize = usize::MAX;
@@ -167,7 +167,7 @@ impl Groups {
 /// [`Plan::logical_offsets`].
 ///
 /// ```
-/// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[2,3]{0,1}").unwrap()).unwrap();
+/// let p = xla_layout::Plan::new(&xla_layout::parse_array("f32[2,3]{0,1}").unwrap()).unwrap();
 /// let offsets: Vec<usize> = p.logical_offsets().collect();
 /// assert_eq!(offsets, [0, 2, 4, 1, 3, 5]);
 /// ```
@@ -220,7 +220,7 @@ impl ExactSizeIterator for LogicalOffsets {}
 /// `(offset, logical row-major linear index)`, from [`Plan::memory_order`].
 ///
 /// ```
-/// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+/// let p = xla_layout::Plan::new(&xla_layout::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
 /// let first: Vec<(usize, usize)> = p.memory_order().take(5).collect();
 /// // Offsets 0,1,2,3 hold (0,0),(0,1),(1,0),(1,1); offset 4 holds (0,2).
 /// assert_eq!(first, [(0, 0), (1, 1), (2, 5), (3, 6), (4, 2)]);
@@ -406,7 +406,7 @@ impl MemoryOrder {
     /// `index` (one entry per dimension) and returns its offset.
     ///
     /// ```
-    /// let p = xla_layout_core::Plan::new(&xla_layout_core::parse_array("f32[2,3]{0,1}").unwrap()).unwrap();
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("f32[2,3]{0,1}").unwrap()).unwrap();
     /// let mut order = p.memory_order();
     /// let mut index = [0; 2];
     /// assert_eq!(order.next_with_index(&mut index), Some(0));
@@ -455,8 +455,8 @@ impl Plan {
     /// computed with additions and table loads only, not a division per element.
     ///
     /// ```
-    /// let a = xla_layout_core::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
-    /// let p = xla_layout_core::Plan::new(&a).unwrap();
+    /// let a = xla_layout::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// let p = xla_layout::Plan::new(&a).unwrap();
     /// let grid: Vec<usize> = p.logical_offsets().collect();
     /// assert_eq!(grid, [0, 1, 4, 5, 8, 2, 3, 6, 7, 10, 12, 13, 16, 17, 20]);
     /// ```
@@ -477,8 +477,8 @@ impl Plan {
     /// index)`; padding slots are skipped. Additions and table loads only per slot.
     ///
     /// ```
-    /// let a = xla_layout_core::parse_array("f32[2,3]{0,1}").unwrap();
-    /// let p = xla_layout_core::Plan::new(&a).unwrap();
+    /// let a = xla_layout::parse_array("f32[2,3]{0,1}").unwrap();
+    /// let p = xla_layout::Plan::new(&a).unwrap();
     /// // The seed document's `a d b e c f`: logical a..f are 0..5.
     /// let order: Vec<usize> = p.memory_order().map(|(_, logical)| logical).collect();
     /// assert_eq!(order, [0, 3, 1, 4, 2, 5]);

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 /// this physical dimension into the next more-minor one before tiling.
 ///
 /// ```
-/// use xla_layout_core::TileDim;
+/// use xla_layout::TileDim;
 /// assert_eq!(TileDim::Size(128).to_string(), "128");
 /// assert_eq!(TileDim::Combine.to_string(), "*");
 /// ```
@@ -25,7 +25,7 @@ pub enum TileDim {
 /// the shape the previous tiles produced.
 ///
 /// ```
-/// use xla_layout_core::{Tile, TileDim};
+/// use xla_layout::{Tile, TileDim};
 /// let t = Tile::new([8, 128]);
 /// assert_eq!(t.to_string(), "(8,128)");
 /// assert_eq!(t.dims(), &[TileDim::Size(8), TileDim::Size(128)]);
@@ -37,7 +37,7 @@ impl Tile {
     /// A tile of plain sizes.
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::Tile::new([2, 1]).to_string(), "(2,1)");
+    /// assert_eq!(xla_layout::Tile::new([2, 1]).to_string(), "(2,1)");
     /// ```
     pub fn new(dims: impl IntoIterator<Item = i64>) -> Self {
         Tile(dims.into_iter().map(TileDim::Size).collect())
@@ -46,7 +46,7 @@ impl Tile {
     /// A tile from explicit [`TileDim`]s (to write `*`).
     ///
     /// ```
-    /// use xla_layout_core::{Tile, TileDim::{Combine, Size}};
+    /// use xla_layout::{Tile, TileDim::{Combine, Size}};
     /// assert_eq!(Tile::from_dims([Size(2), Combine, Size(128)]).to_string(), "(2,*,128)");
     /// ```
     pub fn from_dims(dims: impl IntoIterator<Item = TileDim>) -> Self {
@@ -56,7 +56,7 @@ impl Tile {
     /// The tile's dimensions, major to minor.
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::Tile::new([4]).dims().len(), 1);
+    /// assert_eq!(xla_layout::Tile::new([4]).dims().len(), 1);
     /// ```
     pub fn dims(&self) -> &[TileDim] {
         &self.0
@@ -67,7 +67,7 @@ impl Tile {
 /// (0 = most major) at the given element indices.
 ///
 /// ```
-/// let sc = xla_layout_core::SplitConfig::new(1, [512]);
+/// let sc = xla_layout::SplitConfig::new(1, [512]);
 /// assert_eq!(sc.to_string(), "(1:512)");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -83,7 +83,7 @@ impl SplitConfig {
     /// Makes a split config.
     ///
     /// ```
-    /// let sc = xla_layout_core::SplitConfig::new(2, [1024, 2048]);
+    /// let sc = xla_layout::SplitConfig::new(2, [1024, 2048]);
     /// assert_eq!(sc.split_indices, vec![1024, 2048]);
     /// ```
     pub fn new(dimension: i64, split_indices: impl IntoIterator<Item = i64>) -> Self {
@@ -98,7 +98,7 @@ impl SplitConfig {
 /// (`PaddingValue` in the 2017 `xla_data.proto`). Never part of the text form.
 ///
 /// ```
-/// use xla_layout_core::PaddingValue;
+/// use xla_layout::PaddingValue;
 /// assert_eq!(PaddingValue::default(), PaddingValue::Unknown);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -123,7 +123,7 @@ pub enum PaddingValue {
 /// defaults: `L(1)`, `E(0)`, `S(0)`, `M(0)`).
 ///
 /// ```
-/// use xla_layout_core::{ArrayLayout, Tile};
+/// use xla_layout::{ArrayLayout, Tile};
 /// let l = ArrayLayout::new([1, 0]).with_tiles([Tile::new([8, 128])]).with_memory_space(1);
 /// assert_eq!(l.to_string(), "{1,0:T(8,128)S(1)}");
 /// ```
@@ -171,7 +171,7 @@ impl ArrayLayout {
     /// (XLA's `LayoutUtil::MakeLayout(minor_to_major)`).
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::ArrayLayout::new([0, 1]).to_string(), "{0,1}");
+    /// assert_eq!(xla_layout::ArrayLayout::new([0, 1]).to_string(), "{0,1}");
     /// ```
     pub fn new(minor_to_major: impl IntoIterator<Item = i64>) -> Self {
         ArrayLayout {
@@ -184,8 +184,8 @@ impl ArrayLayout {
     /// (XLA's `LayoutUtil::MakeDescendingLayout`).
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::ArrayLayout::descending(3).to_string(), "{2,1,0}");
-    /// assert_eq!(xla_layout_core::ArrayLayout::descending(0).to_string(), "{}");
+    /// assert_eq!(xla_layout::ArrayLayout::descending(3).to_string(), "{2,1,0}");
+    /// assert_eq!(xla_layout::ArrayLayout::descending(0).to_string(), "{}");
     /// ```
     pub fn descending(rank: usize) -> Self {
         ArrayLayout::new((0..rank as u64).rev().map(|d| d as i64))
@@ -195,7 +195,7 @@ impl ArrayLayout {
     /// (XLA's `LayoutUtil::MakeAscendingLayout`).
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::ArrayLayout::ascending(3).to_string(), "{0,1,2}");
+    /// assert_eq!(xla_layout::ArrayLayout::ascending(3).to_string(), "{0,1,2}");
     /// ```
     pub fn ascending(rank: usize) -> Self {
         ArrayLayout::new((0..rank as u64).map(|d| d as i64))
@@ -205,7 +205,7 @@ impl ArrayLayout {
     /// (XLA's `LayoutUtil::MakeLayoutFromMajorToMinor`).
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::ArrayLayout::from_major_to_minor([0, 2, 1]).to_string(), "{1,2,0}");
+    /// assert_eq!(xla_layout::ArrayLayout::from_major_to_minor([0, 2, 1]).to_string(), "{1,2,0}");
     /// ```
     pub fn from_major_to_minor(major_to_minor: impl IntoIterator<Item = i64>) -> Self {
         let mut m2m: Vec<i64> = major_to_minor.into_iter().collect();
@@ -216,7 +216,7 @@ impl ArrayLayout {
     /// Sets the tiles.
     ///
     /// ```
-    /// use xla_layout_core::{ArrayLayout, Tile};
+    /// use xla_layout::{ArrayLayout, Tile};
     /// let l = ArrayLayout::new([0]).with_tiles([Tile::new([1024]), Tile::new([128])]);
     /// assert_eq!(l.to_string(), "{0:T(1024)(128)}");
     /// ```
@@ -228,7 +228,7 @@ impl ArrayLayout {
     /// Sets `L(n)`, the tail padding alignment in elements.
     ///
     /// ```
-    /// let l = xla_layout_core::ArrayLayout::new([0]).with_tail_padding_alignment(1024);
+    /// let l = xla_layout::ArrayLayout::new([0]).with_tail_padding_alignment(1024);
     /// assert_eq!(l.to_string(), "{0:L(1024)}");
     /// ```
     pub fn with_tail_padding_alignment(mut self, elements: i64) -> Self {
@@ -239,7 +239,7 @@ impl ArrayLayout {
     /// Sets `E(n)`, the element size in bits.
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::ArrayLayout::new([0]).with_element_size_in_bits(4).to_string(), "{0:E(4)}");
+    /// assert_eq!(xla_layout::ArrayLayout::new([0]).with_element_size_in_bits(4).to_string(), "{0:E(4)}");
     /// ```
     pub fn with_element_size_in_bits(mut self, bits: i64) -> Self {
         self.element_size_in_bits = bits;
@@ -249,7 +249,7 @@ impl ArrayLayout {
     /// Sets `S(n)`, the memory space.
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::ArrayLayout::new([0]).with_memory_space(5).to_string(), "{0:S(5)}");
+    /// assert_eq!(xla_layout::ArrayLayout::new([0]).with_memory_space(5).to_string(), "{0:S(5)}");
     /// ```
     pub fn with_memory_space(mut self, memory_space: i64) -> Self {
         self.memory_space = memory_space;
@@ -259,7 +259,7 @@ impl ArrayLayout {
     /// Sets the split configs.
     ///
     /// ```
-    /// use xla_layout_core::{ArrayLayout, SplitConfig};
+    /// use xla_layout::{ArrayLayout, SplitConfig};
     /// let l = ArrayLayout::new([1, 0]).with_split_configs([SplitConfig::new(0, [10])]);
     /// assert_eq!(l.to_string(), "{1,0:SC(0:10)}");
     /// ```
@@ -271,7 +271,7 @@ impl ArrayLayout {
     /// Sets `M(n)`, the dynamic-shape metadata prefix in bytes.
     ///
     /// ```
-    /// assert_eq!(xla_layout_core::ArrayLayout::new([0]).with_metadata_prefix_bytes(1024).to_string(), "{0:M(1024)}");
+    /// assert_eq!(xla_layout::ArrayLayout::new([0]).with_metadata_prefix_bytes(1024).to_string(), "{0:M(1024)}");
     /// ```
     pub fn with_metadata_prefix_bytes(mut self, bytes: i64) -> Self {
         self.dynamic_shape_metadata_prefix_bytes = bytes;
@@ -282,7 +282,7 @@ impl ArrayLayout {
     /// `padding_value`. These never appear in text.
     ///
     /// ```
-    /// use xla_layout_core::{ArrayLayout, PaddingValue};
+    /// use xla_layout::{ArrayLayout, PaddingValue};
     /// let l = ArrayLayout::new([0, 1]).with_padding([3, 5], PaddingValue::Zero);
     /// assert_eq!(l.padded_dimensions, vec![3, 5]);
     /// ```
@@ -300,7 +300,7 @@ impl ArrayLayout {
     /// has a `:` part.
     ///
     /// ```
-    /// use xla_layout_core::ArrayLayout;
+    /// use xla_layout::ArrayLayout;
     /// assert!(!ArrayLayout::new([1, 0]).has_attributes());
     /// assert!(ArrayLayout::default().with_memory_space(2).has_attributes());
     /// ```

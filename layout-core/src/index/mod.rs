@@ -1,0 +1,11 @@
+//! The index plan: a valid static layout compiled for indexing. [`Plan`] maps logical indices
+//! to element offsets and back and gives every size; [`Expr`] is the offset in closed form;
+//! the traversals visit elements in logical or in memory order.
+
+mod expr;
+mod plan;
+mod traverse;
+
+pub use expr::Expr;
+pub use plan::{MAX_EXPANDED_RANK, Plan};
+pub use traverse::{LogicalOffsets, MemoryOrder};

@@ -1,0 +1,10 @@
+//! Text in, model out, and back: the lexer, the parser of XLA's shape grammar, the canonical
+//! printer (`Display` of the model types) and rustc-style rendering of errors.
+
+pub(crate) mod lex;
+mod parse;
+mod print;
+mod render;
+
+pub use parse::{parse, parse_array};
+pub use render::render;
