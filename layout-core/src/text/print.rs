@@ -9,8 +9,6 @@ use crate::model::{ArrayLayout, ArrayShape, Dim, Shape, SplitConfig, Tile, TileD
 /// this (`kAnnotationPrintInterval`).
 const TUPLE_ANNOTATION_INTERVAL: usize = 5;
 
-/// How a non-array shape is named in messages.
-
 fn join<T: Display>(f: &mut Formatter<'_>, items: &[T]) -> fmt::Result {
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
