@@ -1,20 +1,66 @@
-//! `xla-layout`: XLA's shape-and-layout text as a Rust type system.
+//! XLA's shape-and-layout text as a Rust type system.
 //!
-//! This facade re-exports [`xla_layout_core`] (the runtime model, parser, canonical printer,
-//! validator and index math), the [`layout!`] macro, which turns a layout literal into a type
-//! at compile time, and [`Layout`], the trait of those types.
+//! XLA describes every array as text such as `bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}`:
+//! an element type, dimensions, and a layout `{minor_to_major : tiles, tail padding, element
+//! bits, memory space, ...}`. This crate reads that text the way XLA does, at compile time and
+//! at run time:
+//!
+//! - [`layout!`] checks a literal at compile time (errors point at the offending token) and
+//!   expands to a type implementing [`Layout`], whose [`offset`](Layout::offset) compiles to
+//!   straight-line shifts, masks, multiplies and adds;
+//! - [`tensor::Tensor`] holds data in such a layout, and `copy_from` relayouts between any two
+//!   layouts of the same array;
+//! - [`parse`], [`Shape`] and [`Plan`] are the same model at run time: one strict parser, one
+//!   validator and one canonical printer that agree with XLA's own, exact offsets and sizes.
 //!
 //! ```
-//! use xla_layout::{layout, Layout};
+//! use xla_layout::{layout, tensor::Tensor, Layout};
 //!
-//! type Act = layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)});
-//! const BYTES: usize = Act::SIZE_BYTES;
-//! assert_eq!(BYTES, 335_544_320);
-//! assert_eq!(Act::offset([0, 0, 8, 0]), 131072);
+//! type RowMajor = layout!(f32[16,256]);                      // {1,0}, no tiles
+//! type Tpu = layout!(f32[16,256]{1,0:T(8,128)});             // 8x128 tiles, checked by rustc
+//! assert_eq!(Tpu::offset([1, 0]), 128);                      // the next row of the first tile
+//! assert_eq!(Tpu::offset([0, 128]), 1024);                   // the first element of tile 2
 //!
-//! let s: xla_layout::Shape = "f32[2,3]".parse().unwrap();
-//! assert_eq!(s.to_string(), "f32[2,3]{1,0}");
+//! let logical: Vec<f32> = (0..16 * 256).map(|i| i as f32).collect();
+//! let rows = Tensor::<RowMajor>::from_logical(&logical).unwrap();
+//! let mut tiles = Tensor::<Tpu>::zeros();
+//! tiles.copy_from(&rows);                                    // relayout, tile rows at a time
+//! assert_eq!(tiles.as_slice()[1024], 128.0);
+//! assert_eq!(tiles[[15, 255]], 4095.0);
+//!
+//! let shape: xla_layout::Shape = "f32[16,256]{1,0:T(8,128)}".parse().unwrap();
+//! assert_eq!(shape.to_string(), Tpu::CANONICAL);             // one model at run time
+//! let errs = xla_layout::parse("f32[2,3]{1,1}").unwrap_err(); // every error, with its span
+//! assert_eq!(errs[0].span(), Some(11..12));
 //! ```
+//!
+//! # Modules
+//!
+//! The crate follows the data's path: text, then the model, then the index plan, then types
+//! and tensors.
+//!
+//! - [`text`]: [`parse`] and [`parse_array`] (XLA's grammar, strict where XLA is lax), the
+//!   canonical printer (`Display`) and [`render`] (rustc-style diagnostics).
+//! - [`model`]: [`Shape`], [`ArrayShape`], [`ArrayLayout`] with [`Tile`]s and its attributes,
+//!   [`PrimitiveType`], [`Errors`], and validation ([`Shape::validate`]).
+//! - [`index`]: [`Plan`] (offsets, inverse, sizes, traversals in logical and memory order) and
+//!   [`Expr`] (the offset in closed form).
+//! - [`xla`]: XLA's own helpers with XLA's behaviour: [`index_util`], [`layout_util`],
+//!   [`shape_util`].
+//! - [`typed`]: what `layout!` expands to, and the [`Layout`] trait.
+//! - [`tensor`]: [`Tensor`](tensor::Tensor), [`TensorRef`](tensor::TensorRef),
+//!   [`TensorMut`](tensor::TensorMut): typed buffers, relayout, bitcast, and interop
+//!   (features `ndarray` and `bytemuck`).
+//! - [`half`], [`num_complex`], [`float8`]: the element crates, re-exported.
+//!
+//! # Features
+//!
+//! | feature | what it adds |
+//! |---|---|
+//! | `ndarray` | zero-copy ndarray views of linear layouts, copies of any layout both ways |
+//! | `bytemuck` | tensor storage as bytes, `from_bytes` with per-element checks |
+//!
+//! Both keep the crate `no_std` + `alloc`.
 #![no_std]
 #![forbid(unsafe_code)]
 

@@ -35,3 +35,15 @@ pub use model::{
 };
 pub use text::{parse, parse_array, render};
 pub use xla::{index_util, layout_util, shape_util};
+
+/// The element crates whose types are [`typed::Layout::Elem`] (`half::bf16`, `num_complex::Complex`,
+/// `float8::F8E4M3`, ...), re-exported so that their versions always match this crate's.
+pub use {float8, half, num_complex};
+
+/// ndarray, re-exported for the `ndarray` interop of [`tensor`] (feature `ndarray`).
+#[cfg(feature = "ndarray")]
+pub use ndarray;
+
+/// bytemuck, re-exported for the byte views of [`tensor`] (feature `bytemuck`).
+#[cfg(feature = "bytemuck")]
+pub use bytemuck;

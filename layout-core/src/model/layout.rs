@@ -119,7 +119,7 @@ pub enum PaddingValue {
 /// An array layout: minor_to_major plus the optional attributes of XLA's text form, and the
 /// legacy padding fields of the 2017 layout proto.
 ///
-/// [`Layout::default()`] is XLA's empty layout (scalar layout, all attributes at their
+/// [`ArrayLayout::default()`] is XLA's empty layout (scalar layout, all attributes at their
 /// defaults: `L(1)`, `E(0)`, `S(0)`, `M(0)`).
 ///
 /// ```

@@ -3,18 +3,12 @@
 //! one layout type parameter, written `Tensor<Act>`.
 //!
 //! ```
+//! use xla_layout::layout;
 //! use xla_layout::tensor::Tensor;
-//! use xla_layout::typed::Layout;
-//! # use xla_layout::typed::*;
-//! # // `layout!(f32[2,3]{0,1})`, spelled out because this crate cannot use the macro.
-//! # type Col = Array<elem::F32, 2, Direct, Cons<2, Cons<3, Nil>>, Cons<0, Cons<1, Nil>>, Nil,
-//! #     Meta<32, 0, 6, 6, 24, 0, 6, 0>,
-//! #     Text<13, Chunk<0x6633325b322c335d7b302c317d000000, Nil>>,
-//! #     Term<Idx<1>, 2, Term<Idx<0>, 1, Nil>>,
-//! #     Coords<Rem<Idx<0>, 2>, Coords<Div<Idx<0>, 2>, Nil>>,
-//! #     Cons<2, Cons<1, Cons<3, Cons<2, Nil>>>>>;
+//!
+//! type Col = layout!(f32[2,3]{0,1});
 //! let t = Tensor::<Col>::from_logical(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
-//! assert_eq!(t.as_slice(), &[1.0, 4.0, 2.0, 5.0, 3.0, 6.0]); // the seed's `a d b e c f`
+//! assert_eq!(t.as_slice(), &[1.0, 4.0, 2.0, 5.0, 3.0, 6.0]); // column-major: a d b e c f
 //! assert_eq!(t[[1, 2]], 6.0);
 //! assert_eq!(t.to_logical(), [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
 //! ```
@@ -98,6 +92,13 @@ fn check_len(expected: usize, found: usize, what: &'static str) -> Result<(), Le
 
 impl<L: Layout> TensorBase<AlignedBuf<L::Word>, L> {
     /// A tensor whose storage is all zero words (for `Direct` storage, `Elem::default()`).
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let t = Tensor::<layout!(f32[3,5]{1,0:T(2,2)})>::zeros();
+    /// assert_eq!(t.as_slice().len(), 24); // 2x3 tiles of 2x2, padding included
+    /// assert!(t.iter().all(|x| x == 0.0));
+    /// ```
     pub fn zeros() -> Self {
         TensorBase {
             data: AlignedBuf::filled(L::STORAGE_WORDS, L::Word::default()),
@@ -110,6 +111,15 @@ impl<L: Layout> TensorBase<AlignedBuf<L::Word>, L> {
     ///
     /// # Errors
     /// If `values.len()` is not the number of elements.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// type Tiled = layout!(f32[3,5]{1,0:T(2,2)});
+    /// let values: Vec<f32> = (0..15).map(|x| x as f32).collect();
+    /// let t = Tensor::<Tiled>::from_logical(&values).unwrap();
+    /// assert_eq!(t.as_slice()[17], 13.0); // [2,3] lives at offset 17 (XLA's tiled_layout.md)
+    /// assert!(Tensor::<Tiled>::from_logical(&values[..14]).is_err());
+    /// ```
     pub fn from_logical(values: &[L::Elem]) -> Result<Self, LengthError> {
         check_len(L::ELEMENTS, values.len(), "logical data")?;
         let mut t = Self::zeros();
@@ -124,6 +134,12 @@ impl<L: Layout> TensorBase<AlignedBuf<L::Word>, L> {
     ///
     /// # Errors
     /// If `words.len()` is not [`Layout::STORAGE_WORDS`].
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let t = Tensor::<layout!(s32[2,2]{0,1})>::from_storage(&[1, 3, 2, 4]).unwrap();
+    /// assert_eq!(t.to_logical(), [1, 2, 3, 4]);
+    /// ```
     pub fn from_storage(words: &[L::Word]) -> Result<Self, LengthError> {
         check_len(L::STORAGE_WORDS, words.len(), "physical storage")?;
         Ok(TensorBase {
@@ -136,6 +152,14 @@ impl<L: Layout> TensorBase<AlignedBuf<L::Word>, L> {
     /// offset (XLA's bitcast idea). Checked by the type system: the two layouts must have
     /// the same [`Layout::BitcastSignature`], so a call that is not a bitcast is a type error
     /// at the call.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// // Size-1 dims can move without moving any element: the same offsets, so a bitcast.
+    /// let t = Tensor::<layout!(f32[1,4]{1,0})>::from_logical(&[1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// let u: Tensor<layout!(f32[1,4]{0,1})> = t.bitcast();
+    /// assert_eq!(u[[0, 2]], 3.0);
+    /// ```
     pub fn bitcast<L2>(self) -> Tensor<L2>
     where
         L2: Layout<Word = L::Word, Elem = L::Elem, BitcastSignature = L::BitcastSignature>,
@@ -152,6 +176,13 @@ impl<'a, L: Layout> TensorBase<&'a [L::Word], L> {
     ///
     /// # Errors
     /// If `words.len()` is not [`Layout::STORAGE_WORDS`].
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::TensorRef};
+    /// let storage = [1.0f32, 3.0, 2.0, 4.0];
+    /// let t = TensorRef::<layout!(f32[2,2]{0,1})>::from_slice(&storage).unwrap();
+    /// assert_eq!(t[[0, 1]], 2.0);
+    /// ```
     pub fn from_slice(words: &'a [L::Word]) -> Result<Self, LengthError> {
         check_len(L::STORAGE_WORDS, words.len(), "physical storage")?;
         Ok(TensorBase {
@@ -166,6 +197,14 @@ impl<'a, L: Layout> TensorBase<&'a mut [L::Word], L> {
     ///
     /// # Errors
     /// If `words.len()` is not [`Layout::STORAGE_WORDS`].
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::TensorMut};
+    /// let mut storage = [0.0f32; 4];
+    /// let mut t = TensorMut::<layout!(f32[2,2]{0,1})>::from_slice_mut(&mut storage).unwrap();
+    /// t[[0, 1]] = 5.0;
+    /// assert_eq!(storage, [0.0, 0.0, 5.0, 0.0]);
+    /// ```
     pub fn from_slice_mut(words: &'a mut [L::Word]) -> Result<Self, LengthError> {
         check_len(L::STORAGE_WORDS, words.len(), "physical storage")?;
         Ok(TensorBase {
@@ -186,11 +225,25 @@ fn memory_order<L: Layout>() -> MemoryOrder {
 
 impl<D: AsRef<[L::Word]>, L: Layout> TensorBase<D, L> {
     /// The physical storage (element slots, or bytes for packed layouts).
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let t = Tensor::<layout!(s8[2,3]{0,1})>::from_logical(&[1, 2, 3, 4, 5, 6]).unwrap();
+    /// assert_eq!(t.as_slice(), &[1, 4, 2, 5, 3, 6]);
+    /// ```
     pub fn as_slice(&self) -> &[L::Word] {
         self.data.as_ref()
     }
 
     /// A borrowed view.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::{Tensor, TensorRef}};
+    /// type L = layout!(f32[2]);
+    /// fn total(t: TensorRef<'_, L>) -> f32 { t.iter().sum() }
+    /// let t = Tensor::<L>::from_logical(&[1.5, 2.5]).unwrap();
+    /// assert_eq!(total(t.view()), 4.0);
+    /// ```
     pub fn view(&self) -> TensorRef<'_, L> {
         TensorBase {
             data: self.data.as_ref(),
@@ -199,23 +252,52 @@ impl<D: AsRef<[L::Word]>, L: Layout> TensorBase<D, L> {
     }
 
     /// The element at `index`, or `None` if out of bounds.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// use xla_layout::typed::I4;
+    /// let values: Vec<I4> = (0..8).map(|v| I4::new(v).unwrap()).collect();
+    /// let t = Tensor::<layout!(s4[2,4]{1,0:E(4)})>::from_logical(&values).unwrap();
+    /// assert_eq!(t.as_slice().len(), 4); // packed two per byte
+    /// assert_eq!(t.get([1, 2]).map(I4::get), Some(6));
+    /// assert_eq!(t.get([2, 0]), None);
+    /// ```
     pub fn get(&self, index: L::Index) -> Option<L::Elem> {
         L::checked_offset(index).map(|o| L::load(self.as_slice(), o))
     }
 
     /// The elements in logical row-major order.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let t = Tensor::<layout!(u8[2,2]{0,1})>::from_storage(&[1, 3, 2, 4]).unwrap();
+    /// assert_eq!(t.to_logical(), [1, 2, 3, 4]);
+    /// ```
     pub fn to_logical(&self) -> Vec<L::Elem> {
         self.iter().collect()
     }
 
     /// The elements in logical row-major order (the last dimension fastest), with no
     /// division per element.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let t = Tensor::<layout!(f32[2,3]{0,1})>::from_storage(&[1.0, 4.0, 2.0, 5.0, 3.0, 6.0]).unwrap();
+    /// assert_eq!(t.iter().collect::<Vec<_>>(), [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = L::Elem> + '_ {
         let words = self.as_slice();
         logical_offsets::<L>().map(move |o| L::load(words, o))
     }
 
     /// The elements in memory order with their logical indices; padding slots are skipped.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let t = Tensor::<layout!(f32[2,2]{0,1})>::from_logical(&[1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// let order: Vec<_> = t.iter_physical().collect();
+    /// assert_eq!(order, [([0, 0], 1.0), ([1, 0], 3.0), ([0, 1], 2.0), ([1, 1], 4.0)]);
+    /// ```
     pub fn iter_physical(&self) -> impl Iterator<Item = (L::Index, L::Elem)> + '_ {
         let words = self.as_slice();
         let mut order = memory_order::<L>();
@@ -229,11 +311,27 @@ impl<D: AsRef<[L::Word]>, L: Layout> TensorBase<D, L> {
 
 impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
     /// The physical storage, mutably.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let mut t = Tensor::<layout!(f32[2,2]{0,1})>::zeros();
+    /// t.as_mut_slice()[1] = 7.0; // the second slot in memory is [1, 0]
+    /// assert_eq!(t[[1, 0]], 7.0);
+    /// ```
     pub fn as_mut_slice(&mut self) -> &mut [L::Word] {
         self.data.as_mut()
     }
 
     /// A mutably borrowed view.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::{Tensor, TensorMut}};
+    /// type L = layout!(f32[3]);
+    /// fn double(mut t: TensorMut<'_, L>) { t.map_inplace(|x| 2.0 * x) }
+    /// let mut t = Tensor::<L>::from_logical(&[1.0, 2.0, 3.0]).unwrap();
+    /// double(t.view_mut());
+    /// assert_eq!(t.to_logical(), [2.0, 4.0, 6.0]);
+    /// ```
     pub fn view_mut(&mut self) -> TensorMut<'_, L> {
         TensorBase {
             data: self.data.as_mut(),
@@ -242,6 +340,14 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
     }
 
     /// Writes the element at `index`; returns `false` (and writes nothing) if out of bounds.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let mut t = Tensor::<layout!(f32[3,5]{1,0:T(2,2)})>::zeros();
+    /// assert!(t.set([2, 3], 1.0));
+    /// assert_eq!(t.as_slice()[17], 1.0);
+    /// assert!(!t.set([3, 0], 1.0)); // out of bounds: nothing written
+    /// ```
     pub fn set(&mut self, index: L::Index, value: L::Elem) -> bool {
         match L::checked_offset(index) {
             Some(o) => {
@@ -253,11 +359,25 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
     }
 
     /// Sets every element (not the padding slots) to `value`.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let mut t = Tensor::<layout!(f32[3]{0:T(2)})>::zeros();
+    /// t.fill(1.0);
+    /// assert_eq!(t.as_slice(), &[1.0, 1.0, 1.0, 0.0]); // the padding slot keeps its zero
+    /// ```
     pub fn fill(&mut self, value: L::Elem) {
         self.map_inplace(|_| value);
     }
 
     /// Replaces every element `x` by `f(x)`, in memory order.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let mut t = Tensor::<layout!(s32[2,2]{0,1})>::from_logical(&[1, 2, 3, 4]).unwrap();
+    /// t.map_inplace(|x| x * 10);
+    /// assert_eq!(t.to_logical(), [10, 20, 30, 40]);
+    /// ```
     pub fn map_inplace(&mut self, mut f: impl FnMut(L::Elem) -> L::Elem) {
         let words = self.as_mut_slice();
         for (offset, _) in memory_order::<L>() {
@@ -268,6 +388,15 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
 
     /// Replaces every element `x` by `f(x, y)`, with `y` the element at the same index of
     /// `other` (same layout, so the same slot).
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// type L = layout!(f32[2,2]{0,1});
+    /// let mut a = Tensor::<L>::from_logical(&[1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// let b = Tensor::<L>::from_logical(&[10.0, 20.0, 30.0, 40.0]).unwrap();
+    /// a.zip_with(&b, |x, y| x + y);
+    /// assert_eq!(a.to_logical(), [11.0, 22.0, 33.0, 44.0]);
+    /// ```
     pub fn zip_with<D2: AsRef<[L::Word]>>(
         &mut self,
         other: &TensorBase<D2, L>,
@@ -291,6 +420,17 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
     /// Each call builds the runtime [`Plan`](crate::Plan) of both layouts (parsing their
     /// canonical text): a few microseconds, negligible for large tensors but not for many
     /// copies of tiny ones.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// use xla_layout::half::bf16;
+    /// let logical: Vec<bf16> = (0..16 * 256).map(|i| bf16::from_f32(i as f32)).collect();
+    /// let rows = Tensor::<layout!(bf16[16,256])>::from_logical(&logical).unwrap();
+    /// let mut tpu = Tensor::<layout!(bf16[16,256]{1,0:T(8,128)(2,1)})>::zeros();
+    /// tpu.copy_from(&rows);
+    /// assert_eq!(tpu.as_slice()[1], logical[256]); // (2,1) pairs: [1,0] sits next to [0,0]
+    /// assert_eq!(tpu.to_logical(), logical);
+    /// ```
     pub fn copy_from<D2, L2>(&mut self, src: &TensorBase<D2, L2>)
     where
         D2: AsRef<[L2::Word]>,
@@ -303,6 +443,13 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
 /// Unit-stride access by reference, for layouts that store one element per slot.
 impl<D: AsRef<[L::Elem]>, L: Layout<Word = <L as Layout>::Elem>> TensorBase<D, L> {
     /// A reference to the element at `index`, or `None` if out of bounds.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let t = Tensor::<layout!(f32[2]{0})>::from_logical(&[1.0, 2.0]).unwrap();
+    /// assert_eq!(t.get_ref([1]), Some(&2.0));
+    /// assert_eq!(t.get_ref([2]), None);
+    /// ```
     pub fn get_ref(&self, index: L::Index) -> Option<&L::Elem> {
         L::checked_offset(index).map(|o| &self.data.as_ref()[o])
     }
@@ -312,6 +459,13 @@ impl<D: AsRef<[L::Elem]>, L: Layout<Word = <L as Layout>::Elem>> TensorBase<D, L
     /// # Safety
     /// `index` must be in bounds: every entry below its dimension. Then its offset is below
     /// [`Layout::PHYSICAL_ELEMENTS`], the length of the storage.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let t = Tensor::<layout!(f32[2,2]{0,1})>::from_logical(&[1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// // SAFETY: [1, 0] is below the dims [2, 2].
+    /// assert_eq!(unsafe { *t.get_unchecked([1, 0]) }, 3.0);
+    /// ```
     #[allow(unsafe_code)]
     pub unsafe fn get_unchecked(&self, index: L::Index) -> &L::Elem {
         let offset = L::offset(index);
@@ -325,6 +479,13 @@ impl<D: AsRef<[L::Elem]> + AsMut<[L::Elem]>, L: Layout<Word = <L as Layout>::Ele
     TensorBase<D, L>
 {
     /// A mutable reference to the element at `index`, or `None` if out of bounds.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let mut t = Tensor::<layout!(f32[2,2]{0,1})>::zeros();
+    /// *t.get_mut([0, 1]).unwrap() = 2.0;
+    /// assert_eq!(t.as_slice(), &[0.0, 0.0, 2.0, 0.0]);
+    /// ```
     pub fn get_mut(&mut self, index: L::Index) -> Option<&mut L::Elem> {
         L::checked_offset(index).map(|o| &mut self.data.as_mut()[o])
     }
@@ -332,6 +493,15 @@ impl<D: AsRef<[L::Elem]> + AsMut<[L::Elem]>, L: Layout<Word = <L as Layout>::Ele
     /// Mutable references to the elements in logical row-major order. To stay free of
     /// `unsafe`, it first collects one reference per storage slot (a `Vec` as long as the
     /// storage), then hands them out in logical order.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let mut t = Tensor::<layout!(s32[2,2]{0,1})>::zeros();
+    /// for (x, v) in t.iter_mut().zip(1..) {
+    ///     *x = v; // logical order: [0,0], [0,1], [1,0], [1,1]
+    /// }
+    /// assert_eq!(t.as_slice(), &[1, 3, 2, 4]);
+    /// ```
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut L::Elem> + '_ {
         let mut rest: Vec<Option<&mut L::Elem>> = self.data.as_mut().iter_mut().map(Some).collect();
         logical_offsets::<L>().filter_map(move |o| rest[o].take())
@@ -371,12 +541,33 @@ impl<D: AsRef<[L::Elem]> + AsMut<[L::Elem]>, L: Layout<Word = <L as Layout>::Ele
     }
 }
 
+/// How many elements `Debug` shows before it elides the rest.
+const DEBUG_PREVIEW: usize = 16;
+
+/// The canonical layout and a bounded preview of the elements in logical order: at most
+/// 16, then how many more there are, so printing a 64 MB tensor stays one short line.
+///
+/// ```
+/// use xla_layout::{layout, tensor::Tensor};
+/// let t = Tensor::<layout!(s32[2,2]{0,1})>::from_logical(&[1, 2, 3, 4]).unwrap();
+/// assert_eq!(format!("{t:?}"), "Tensor<s32[2,2]{0,1}> [1, 2, 3, 4]");
+///
+/// let big = Tensor::<layout!(u8[1024,1024])>::zeros();
+/// assert!(format!("{big:?}").ends_with("0, 0, ... 1048560 more]"));
+/// ```
 impl<D: AsRef<[L::Word]>, L: Layout> fmt::Debug for TensorBase<D, L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Tensor")
-            .field("layout", &L::CANONICAL)
-            .field("logical", &self.to_logical())
-            .finish()
+        write!(f, "Tensor<{}> [", L::CANONICAL)?;
+        for (i, x) in self.iter().take(DEBUG_PREVIEW).enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{x:?}")?;
+        }
+        if L::ELEMENTS > DEBUG_PREVIEW {
+            write!(f, ", ... {} more", L::ELEMENTS - DEBUG_PREVIEW)?;
+        }
+        f.write_str("]")
     }
 }
 

@@ -7,6 +7,25 @@
 //! [`Plan::index_exprs`](crate::Plan::index_exprs)), and the bitcast signature (from
 //! [`Plan::bitcast_signature`](crate::Plan::bitcast_signature)). Canonically equal literals
 //! therefore give the same type, and [`Layout::offset`] compiles to straight-line arithmetic.
+//!
+//! ```
+//! use xla_layout::{layout, typed::Layout};
+//!
+//! type Act = layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)});
+//! const BYTES: usize = Act::SIZE_BYTES;
+//! assert_eq!(BYTES, 8 * 1280 * 16384 * 2);
+//! assert_eq!(Act::offset([0, 0, 8, 0]), 131072);
+//! assert_eq!(Act::CANONICAL, "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}");
+//! ```
+//!
+//! # Macro support is not API
+//!
+//! The building blocks the macro spells types with (the type-level lists `Cons`/`Nil`, the
+//! canonical text as `Text`/`Chunk`, the closed-form expression types `Term`, `Coords`, `Idx`,
+//! `Div`, `Rem`, `MulAdd`, the constants block `Meta`, and helpers such as `text_chunks`) are
+//! public only because the macro's expansion names them from the user's crate. They are
+//! hidden from these docs and may change in any release: name layouts with `layout!`, and
+//! write generic code against [`Layout`].
 
 pub mod elem;
 mod expr;
@@ -16,8 +35,12 @@ mod storage;
 
 use core::marker::PhantomData;
 
-pub use elem::{ElementType, marker_name};
+pub use elem::ElementType;
+#[doc(hidden)]
+pub use elem::marker_name;
+#[doc(hidden)]
 pub use expr::{Coords, Div, Eval, EvalAll, Idx, MulAdd, Rem, Term, Zero};
+#[doc(hidden)]
 pub use list::{
     Chunk, Chunks, Cons, LIST_CAPACITY, List, Nil, Str, TEXT_CAPACITY, Text, text_chunks,
 };
@@ -36,16 +59,14 @@ use crate::model::{ArrayShape, PaddingValue, PrimitiveType};
 /// `#[inline(always)]` straight-line arithmetic with bounds checked only by `debug_assert!`.
 ///
 /// ```
-/// use xla_layout::typed::Layout;
+/// use xla_layout::{layout, typed::Layout};
 /// fn describe<L: Layout>() -> String {
 ///     format!("{} has {} elements in {} bytes", L::CANONICAL, L::ELEMENTS, L::SIZE_BYTES)
 /// }
-/// # let _ = describe::<xla_layout::typed::Array<
-/// #     xla_layout::typed::elem::F32, 0, xla_layout::typed::Direct, xla_layout::typed::Nil,
-/// #     xla_layout::typed::Nil, xla_layout::typed::Nil,
-/// #     xla_layout::typed::Meta<32, 0, 1, 1, 4, 0, 1, 0>,
-/// #     xla_layout::typed::Text<5, xla_layout::typed::Chunk<0x6633325b5d0000000000000000000000, xla_layout::typed::Nil>>,
-/// #     xla_layout::typed::Nil, xla_layout::typed::Nil, xla_layout::typed::Nil>>;
+/// assert_eq!(
+///     describe::<layout!(f32[3,5]{1,0:T(2,2)})>(),
+///     "f32[3,5]{1,0:T(2,2)} has 15 elements in 96 bytes",
+/// );
 /// ```
 pub trait Layout: 'static {
     /// Number of dimensions.
@@ -120,6 +141,7 @@ pub trait Layout: 'static {
 /// memory space, logical and physical element counts, bytes, legacy padding value
 /// (0 unknown, 1 zero, 2 one, 3 lowest, 4 highest), the tiled slot count before `L`, and the
 /// `M(n)` metadata prefix in bytes.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Meta<
     const BITS: usize,
@@ -133,6 +155,7 @@ pub struct Meta<
 >;
 
 /// Read access to a [`Meta`]'s constants.
+#[doc(hidden)]
 pub trait MetaInfo {
     /// Storage bits per element.
     const BITS: usize;
@@ -190,6 +213,7 @@ const fn padding_value(code: u8) -> PaddingValue {
 /// use xla_layout::{PaddingValue, typed::padding_code};
 /// assert_eq!(padding_code(PaddingValue::Zero), 1);
 /// ```
+#[doc(hidden)]
 pub const fn padding_code(value: PaddingValue) -> u8 {
     match value {
         PaddingValue::Unknown => 0,
@@ -203,7 +227,17 @@ pub const fn padding_code(value: PaddingValue) -> u8 {
 /// A static array layout as a type. Spelled by the `layout!` macro; its arguments are the
 /// element type marker, the rank, the storage kind ([`Direct`] or [`Packed`]), dims,
 /// minor_to_major, legacy padded dims ([`Nil`] for none), [`Meta`], the canonical [`Text`],
-/// the offset [`Term`] sum, the inverse [`Coords`] and the bitcast signature list.
+/// the offset [`Term`] sum, the inverse [`Coords`] and the bitcast signature list. These
+/// arguments are macro support, not API (see the [module docs](self)): name an `Array` with
+/// `layout!`.
+///
+/// ```
+/// use xla_layout::{layout, typed::{Array, Layout}};
+/// fn is_array<E, const R: usize, S, D, M, P, X, C, O, I, B>(
+///     _: Array<E, R, S, D, M, P, X, C, O, I, B>,
+/// ) {}
+/// is_array(<layout!(f32[2,3])>::default());
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Array<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>(
     ArrayMarker<E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>,

@@ -4,8 +4,8 @@
 //! Where XLA would CHECK-fail or read out of bounds, these functions return `None` or `false`
 //! instead, as each item's documentation says. `LayoutUtil::MakeLayout`,
 //! `MakeLayoutFromMajorToMinor`, `MakeDescendingLayout` and `MakeAscendingLayout` are
-//! [`Layout::new`], [`Layout::from_major_to_minor`], [`Layout::descending`] and
-//! [`Layout::ascending`].
+//! [`ArrayLayout::new`], [`ArrayLayout::from_major_to_minor`], [`ArrayLayout::descending`] and
+//! [`ArrayLayout::ascending`].
 //!
 //! ```
 //! use xla_layout::{layout_util, parse_array};
