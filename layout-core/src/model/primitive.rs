@@ -25,6 +25,12 @@ macro_rules! primitive_types {
 
         impl PrimitiveType {
             /// Every element type, in the order of this enum.
+            ///
+            /// ```
+            /// use xla_layout::PrimitiveType;
+            /// assert!(PrimitiveType::ALL.contains(&PrimitiveType::Bf16));
+            /// assert!(PrimitiveType::ALL.iter().all(|t| t.name().parse::<PrimitiveType>().ok() == Some(*t)));
+            /// ```
             pub const ALL: [PrimitiveType; 30] = [$(PrimitiveType::$variant),*];
 
             /// The text spelling, as XLA prints it (`"f8e4m3fn"`).

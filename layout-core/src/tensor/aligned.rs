@@ -5,6 +5,12 @@ use alloc::alloc::{Layout as AllocLayout, alloc, dealloc, handle_alloc_error};
 use core::ptr::NonNull;
 
 /// The alignment of every tensor buffer, in bytes: a cache line and an AVX-512 vector.
+///
+/// ```
+/// use xla_layout::{layout, tensor::{Tensor, BUFFER_ALIGN}};
+/// let t = Tensor::<layout!(u8[3])>::zeros();
+/// assert_eq!(t.as_slice().as_ptr() as usize % BUFFER_ALIGN, 0);
+/// ```
 pub const BUFFER_ALIGN: usize = 64;
 
 /// An owned `[T]` whose first element is aligned to [`BUFFER_ALIGN`] bytes (or more, if `T`
@@ -39,6 +45,12 @@ impl<T: Copy> AlignedBuf<T> {
     }
 
     /// A buffer of `len` copies of `value`.
+    ///
+    /// ```
+    /// use xla_layout::tensor::AlignedBuf;
+    /// let b = AlignedBuf::filled(3, 7u16);
+    /// assert_eq!(&*b, &[7, 7, 7]);
+    /// ```
     ///
     /// # Panics
     /// If `len` elements overflow `isize::MAX` bytes; aborts if allocation fails.

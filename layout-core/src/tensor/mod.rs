@@ -37,16 +37,44 @@ use crate::typed::Layout;
 /// A tensor: storage `D` (owned or borrowed words) holding an array laid out as `L`.
 ///
 /// Use the aliases [`Tensor`], [`TensorRef`] and [`TensorMut`].
+///
+/// ```
+/// use xla_layout::{layout, tensor::{Tensor, TensorBase}};
+/// type L = layout!(f32[2,2]{0,1});
+/// let t: TensorBase<_, L> = Tensor::<L>::zeros();
+/// assert_eq!(t.as_slice(), &[0.0; 4]);
+/// ```
 pub struct TensorBase<D, L: Layout> {
     data: D,
     layout: PhantomData<fn() -> L>,
 }
 
 /// An owned tensor with 64-byte-aligned storage.
+///
+/// ```
+/// use xla_layout::{layout, tensor::Tensor};
+/// let t = Tensor::<layout!(bf16[16,256]{1,0:T(8,128)(2,1)})>::zeros();
+/// assert_eq!(t.as_slice().len(), 16 * 256);
+/// ```
 pub type Tensor<L> = TensorBase<AlignedBuf<<L as Layout>::Word>, L>;
 /// A tensor borrowing its storage.
+///
+/// ```
+/// use xla_layout::{layout, tensor::TensorRef};
+/// let words = [1u32, 2, 3, 4, 5, 6];
+/// let t = TensorRef::<layout!(u32[2,3]{0,1})>::from_slice(&words).unwrap();
+/// assert_eq!(t[[0, 1]], 3);
+/// ```
 pub type TensorRef<'a, L> = TensorBase<&'a [<L as Layout>::Word], L>;
 /// A tensor borrowing its storage mutably.
+///
+/// ```
+/// use xla_layout::{layout, tensor::TensorMut};
+/// let mut words = [0u32; 6];
+/// let mut t = TensorMut::<layout!(u32[2,3]{0,1})>::from_slice_mut(&mut words).unwrap();
+/// t.fill(9);
+/// assert_eq!(words, [9; 6]);
+/// ```
 pub type TensorMut<'a, L> = TensorBase<&'a mut [<L as Layout>::Word], L>;
 
 /// A slice or list whose length does not fit the layout.

@@ -14,6 +14,12 @@ use alloc::format;
 use alloc::string::String;
 
 /// How unit names are spelled.
+///
+/// ```
+/// use xla_layout::xla::numbers::{human_readable_bytes, Units};
+/// assert_eq!(human_readable_bytes(3 << 29, Units::Tpu), "1.50G");
+/// assert_eq!(human_readable_bytes(3 << 29, Units::Gpu), "1.50GiB");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Units {
     /// `K`, `M`, `G`, ...: XLA:TPU's out-of-memory report.

@@ -19,6 +19,13 @@ use crate::model::tiling::{checked_byte_size, element_bits, layout_extents, phys
 use crate::model::{ArrayShape, Tile, TileDim};
 
 /// The memory of one array: unpadded against occupied bytes, and why they differ.
+///
+/// ```
+/// use xla_layout::{parse_array, xla::padding::padding};
+/// let p = padding(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+/// assert_eq!((p.unpadded_bytes, p.bytes), (60, 96)); // 15 elements in 24 slots
+/// assert_eq!(p.causes.len(), 2);                     // 3 -> 4 and 5 -> 6
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Padding {
     /// Elements × storage bits, rounded up to whole bytes (XLA's `ByteSizeOfElements`):
@@ -58,6 +65,12 @@ impl Padding {
 }
 
 /// One reason an array occupies more than its unpadded bytes.
+///
+/// ```
+/// use xla_layout::{parse_array, xla::padding::{padding, Cause}};
+/// let p = padding(&parse_array("f32[1000]{0:L(1024)}").unwrap()).unwrap();
+/// assert_eq!(p.causes, [Cause::TailPadding { elements: 1000, padded: 1024, alignment: 1024 }]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cause {
     /// A tile rounds an extent up to a multiple of its size.
