@@ -48,7 +48,7 @@ fn check_one(input: &Input, json: bool, out: &mut dyn Write, err: &mut dyn Write
     match (xla_layout_core::parse(&input.text), json) {
         (Ok(shape), true) => {
             let mut v = json!({"input": input.text, "ok": true, "canonical": shape.to_string()});
-            if input.from_stream() {
+            if input.is_from_stream() {
                 v["line"] = json!(input.line);
             }
             emit(out, &v.to_string());

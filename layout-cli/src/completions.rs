@@ -8,7 +8,9 @@ use clap_complete::Shell;
 
 use crate::Cli;
 
-/// Print a shell completion script (e.g. `xla-layout completions bash > /etc/bash_completion.d/xla-layout`).
+/// Print a shell completion script.
+///
+/// For example `xla-layout completions bash > ~/.local/share/bash-completion/completions/xla-layout`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The shell to write the script for.

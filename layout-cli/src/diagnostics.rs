@@ -86,8 +86,8 @@ pub(crate) fn render(input: &Input, errors: &Errors) -> String {
         let _ = writeln!(
             out,
             "{}{}",
-            style::paint(ERROR, "error"),
-            style::paint(HEADING, &format!(": {}", e.message()))
+            style::err(ERROR, "error"),
+            style::err(HEADING, &format!(": {}", e.message()))
         );
         let Some(loc) = loc else { continue };
         // A window of the line around the error.
@@ -112,11 +112,11 @@ pub(crate) fn render(input: &Input, errors: &Errors) -> String {
             .max(1);
         let line_no = loc.line.to_string();
         let pad = " ".repeat(line_no.len());
-        let bar = style::paint(GUTTER, "|");
+        let bar = style::err(GUTTER, "|");
         let _ = writeln!(
             out,
             "{pad}{} {}:{}:{}",
-            style::paint(GUTTER, "-->"),
+            style::err(GUTTER, "-->"),
             input.origin,
             loc.line,
             loc.column + 1
@@ -126,13 +126,13 @@ pub(crate) fn render(input: &Input, errors: &Errors) -> String {
         let _ = writeln!(
             out,
             "{} {bar} {lead}{shown}{trail}",
-            style::paint(GUTTER, &line_no)
+            style::err(GUTTER, &line_no)
         );
         let _ = writeln!(
             out,
             "{pad} {bar} {}{}",
             " ".repeat(caret_column),
-            style::paint(ERROR, &"^".repeat(width))
+            style::err(ERROR, &"^".repeat(width))
         );
     }
     out
@@ -161,7 +161,7 @@ pub(crate) fn json_errors(input: &Input, errors: &Errors) -> Vec<Value> {
 /// input's `line` when it came from a stream.
 pub(crate) fn json_invalid(input: &Input, errors: &Errors) -> Value {
     let mut v = json!({"input": input.text, "ok": false, "errors": json_errors(input, errors)});
-    if input.from_stream() {
+    if input.is_from_stream() {
         v["line"] = json!(input.line);
     }
     v
@@ -198,7 +198,7 @@ mod tests {
         let input = stdin_line(&text, 1);
         let errors = xla_layout_core::parse(&input.text).unwrap_err();
         let out = render(&input, &errors);
-        for line in out.lines() {
+        for line in out.lines().filter(|l| l.contains(" | ")) {
             assert!(line.chars().count() < SHOWN + 20, "{line}");
         }
         assert!(out.contains("..."), "{out}");

@@ -30,7 +30,7 @@ impl Input {
     }
 
     /// True when the input was read from a stream (its line number means something).
-    pub(crate) fn from_stream(&self) -> bool {
+    pub(crate) fn is_from_stream(&self) -> bool {
         self.origin == STDIN
     }
 }

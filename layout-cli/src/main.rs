@@ -6,7 +6,7 @@
 
 #![forbid(unsafe_code)]
 
-use std::io::Write;
+use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -64,22 +64,23 @@ fn main() -> ExitCode {
         ColorWhen::Always => anstream::ColorChoice::Always,
         ColorWhen::Never => anstream::ColorChoice::Never,
     };
-    choice.write_global();
-    let mut out = anstream::stdout().lock();
-    let mut err = anstream::stderr().lock();
+    style::init(choice);
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut err = BufWriter::new(io::stderr().lock());
     let code = match cli.command {
         Command::Check(args) => check::run(&args, &mut out, &mut err),
         Command::Explain(args) => explain::run(&args, &mut out, &mut err),
         Command::Completions(args) => completions::run(&args, &mut out),
     };
     let _ = out.flush();
+    let _ = err.flush();
     code
 }
 
 /// A command-line problem found after parsing (a bad `--slice`, an unreadable file): the
 /// message on stderr, exit status 2.
 pub(crate) fn usage_error(err: &mut dyn Write, message: &str) -> ExitCode {
-    let _ = writeln!(err, "{}: {message}", style::paint(style::ERROR, "error"));
+    let _ = writeln!(err, "{}: {message}", style::err(style::ERROR, "error"));
     ExitCode::from(2)
 }
 

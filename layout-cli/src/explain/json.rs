@@ -49,7 +49,7 @@ pub(crate) fn shape(input: &Input, shape: &Shape, leaves: &[(Vec<usize>, Leaf<'_
     };
     v["input"] = json!(input.text);
     v["ok"] = json!(true);
-    if input.from_stream() {
+    if input.is_from_stream() {
         v["line"] = json!(input.line);
     }
     v

@@ -45,12 +45,20 @@ fn esc(text: &str) -> String {
 #[derive(Default)]
 struct Palette(BTreeMap<u128, usize>);
 
+/// Well-separated fills for the first tiles (a qualitative palette with no grey).
+const FILLS: [&str; 11] = [
+    "#fb8072", "#8dd3c7", "#bebada", "#fdb462", "#80b1d3", "#b3de69", "#fccde5", "#ffffb3",
+    "#bc80bd", "#ccebc5", "#ffed6f",
+];
+
 impl Palette {
     fn fill(&mut self, tile: u128) -> String {
         let next = self.0.len();
         let k = *self.0.entry(tile).or_insert(next);
-        let hue = (k as f64 * 137.508) % 360.0;
-        format!("hsl({hue:.1},70%,80%)")
+        match FILLS.get(k) {
+            Some(f) => (*f).to_string(),
+            None => format!("hsl({:.1},65%,78%)", (k as f64 * 137.508) % 360.0),
+        }
     }
 }
 
@@ -175,9 +183,18 @@ fn picture(a: &ArrayShape, p: &Plan, slice: Option<&[usize]>, which: &str) -> St
     let mem_bottom = mem_top + mem_rows * CELL_H + LINE;
     let legend_top = mem_bottom + LINE;
     let height = legend_top + (legend.len() + 1) * LINE + MARGIN;
+    let row_note = match tile {
+        Some(t) if t as usize == per_row && t > 0 => "one row per tile".to_string(),
+        Some(t) => format!("{per_row} slots per row (a tile is {t})"),
+        None => format!("{per_row} slots per row"),
+    };
+    let mem_caption = format!(
+        "memory order: each slot holds the logical index shown; {row_note}; hatched: padding"
+    );
     let text_w = captions
         .iter()
         .chain(&legend)
+        .chain([&mem_caption])
         .map(|l| l.chars().count())
         .max()
         .unwrap_or(0)
@@ -198,6 +215,19 @@ fn picture(a: &ArrayShape, p: &Plan, slice: Option<&[usize]>, which: &str) -> St
 
     let mut palette = Palette::default();
     // Column headers and row labels.
+    let corner = match (w.row_dim, w.col_dim) {
+        (Some(r), Some(c)) => format!("i{r}\\i{c}"),
+        (None, Some(c)) => format!("i{c}"),
+        _ => String::new(),
+    };
+    if !empty {
+        let _ = writeln!(
+            s,
+            r#"<text class="axis-name" x="{}" y="{}" text-anchor="end">{corner}</text>"#,
+            x0 - 6,
+            grid_top - 6
+        );
+    }
     if w.col_dim.is_some() && !empty {
         for c in 0..w.cols {
             let _ = writeln!(
@@ -249,14 +279,10 @@ fn picture(a: &ArrayShape, p: &Plan, slice: Option<&[usize]>, which: &str) -> St
     }
 
     // Memory order.
-    let row_note = match tile {
-        Some(t) if t as usize == per_row && t > 0 => "one row per tile".to_string(),
-        Some(t) => format!("{per_row} slots per row (a tile is {t})"),
-        None => format!("{per_row} slots per row"),
-    };
     let _ = writeln!(
         s,
-        r#"<text class="caption" x="{MARGIN}" y="{mem_title}">memory order: each slot holds the logical index shown; {row_note}; hatched: padding</text>"#
+        r#"<text class="caption" x="{MARGIN}" y="{mem_title}">{}</text>"#,
+        esc(&mem_caption)
     );
     for (k, slot) in slots.iter().enumerate() {
         let (r, c) = (k / per_row, k % per_row);

@@ -26,7 +26,7 @@ const WASTE_WARNING_FACTOR: f64 = 2.0;
 
 /// A heading line.
 fn heading(s: &mut String, text: &str) {
-    let _ = writeln!(s, "\n{}", style::paint(HEADING, text));
+    let _ = writeln!(s, "\n{}", style::out(HEADING, text));
 }
 
 /// The text for a whole shape: an array, or each leaf of a tuple with its index path.
@@ -36,7 +36,7 @@ pub(crate) fn shape(
     leaves: &[(Vec<usize>, Leaf<'_>)],
     slice: Option<&[usize]>,
 ) {
-    let _ = writeln!(s, "{}", style::paint(SHAPE, canonical));
+    let _ = writeln!(s, "{}", style::out(SHAPE, canonical));
     if let [(path, leaf)] = leaves
         && path.is_empty()
     {
@@ -61,8 +61,8 @@ pub(crate) fn shape(
         let _ = writeln!(
             s,
             "\n{} {}",
-            style::paint(HEADING, &format!("── element {} ──", path_text(path))),
-            style::paint(SHAPE, &leaf.to_string())
+            style::out(HEADING, &format!("── element {} ──", path_text(path))),
+            style::out(SHAPE, &leaf.to_string())
         );
         leaf_details(s, leaf, slice);
     }
@@ -77,7 +77,7 @@ pub(crate) fn shape(
             let _ = writeln!(
                 s,
                 "  {}",
-                style::paint(DIM, &format!("... {rest} more elements"))
+                style::out(DIM, &format!("... {rest} more elements"))
             );
         }
     }
@@ -226,7 +226,7 @@ fn array(s: &mut String, a: &ArrayShape, plan: Result<&Plan, &Errors>, slice: Op
             s,
             "\n  {} this layout pads {:.1}x: {physical} slots hold {logical} elements. \
              Consider a tile that divides the dims, or another minor_to_major.",
-            style::paint(WARNING, "WARNING:"),
+            style::out(WARNING, "WARNING:"),
             physical as f64 / logical as f64
         );
     }
@@ -239,8 +239,12 @@ fn array(s: &mut String, a: &ArrayShape, plan: Result<&Plan, &Errors>, slice: Op
 /// The offsets of a window of each shown slice.
 fn grids(s: &mut String, a: &ArrayShape, p: &Plan, slice: Option<&[usize]>) {
     let rank = p.dims().len();
+    if rank == 0 {
+        heading(s, "offset");
+        let _ = writeln!(s, "  the single element is at offset {}", p.offset(&[]));
+        return;
+    }
     let axes = match rank {
-        0 => "the single element".to_string(),
         1 => "i0 across".to_string(),
         r => format!("rows i{}, columns i{}", r - 2, r - 1),
     };
@@ -261,7 +265,7 @@ fn grids(s: &mut String, a: &ArrayShape, p: &Plan, slice: Option<&[usize]>) {
         let _ = writeln!(
             s,
             "  {}",
-            style::paint(
+            style::out(
                 DIM,
                 &format!(
                     "... {} more slices (pick one with --slice)",
@@ -298,18 +302,14 @@ fn grid(s: &mut String, p: &Plan, w: &Window) {
             let _ = write!(header, "  ... {more_cols} more columns");
         }
     }
-    let _ = writeln!(s, "{}", style::paint(DIM, &header));
+    let _ = writeln!(s, "{}", style::out(DIM, &header));
     for (r, row) in offsets.iter().enumerate() {
         let row_label = if w.row_dim.is_some() {
             r.to_string()
         } else {
             String::new()
         };
-        let _ = write!(
-            s,
-            "  {} ",
-            style::paint(DIM, &format!("{row_label:>label$}"))
-        );
+        let _ = write!(s, "  {} ", style::out(DIM, &format!("{row_label:>label$}")));
         for o in row {
             let _ = write!(s, " {o:>cell$}");
         }
@@ -323,7 +323,7 @@ fn grid(s: &mut String, p: &Plan, w: &Window) {
         let _ = writeln!(
             s,
             "  {}",
-            style::paint(DIM, &format!("... {more_rows} more rows"))
+            style::out(DIM, &format!("... {more_rows} more rows"))
         );
     }
 }
@@ -350,7 +350,7 @@ fn memory_order(s: &mut String, p: &Plan) {
     let per_line = if letters { 16 } else { 8 };
     let gutter = slots.len().to_string().len();
     for (k, line) in cells.chunks(per_line).enumerate() {
-        let at = style::paint(DIM, &format!("{:>gutter$}", k * per_line));
+        let at = style::out(DIM, &format!("{:>gutter$}", k * per_line));
         let _ = writeln!(s, "  {at}  {}", line.join(" "));
     }
     let more = p.physical_elements() - slots.len();
@@ -358,7 +358,7 @@ fn memory_order(s: &mut String, p: &Plan) {
         let _ = writeln!(
             s,
             "  {}",
-            style::paint(DIM, &format!("... {more} more slots"))
+            style::out(DIM, &format!("... {more} more slots"))
         );
     }
     if letters {
