@@ -1,114 +1,90 @@
 //! The `xla-layout` command: check and explain XLA shape-and-layout strings.
+//!
+//! One module per subcommand (`check`, `explain`, `completions`), each with its clap
+//! arguments and a `run`; `input` reads arguments, files and stdin; `style` and
+//! `diagnostics` hold the colours and the rustc-style error rendering they share.
 
 #![forbid(unsafe_code)]
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
+use clap::{Parser, Subcommand, ValueEnum};
+
 mod check;
+mod completions;
+mod diagnostics;
 mod explain;
+mod input;
+mod style;
 
-const USAGE: &str = "\
-usage: xla-layout <command> [options]
+/// Check and explain XLA shape-and-layout strings such as
+/// `bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "xla-layout",
+    version,
+    subcommand_required = true,
+    arg_required_else_help = true,
+    after_help = "Exit status: 0 when every input is valid, 1 when any is invalid, 2 on a usage error."
+)]
+struct Cli {
+    /// When to colour the output (`auto` follows NO_COLOR, CLICOLOR_FORCE and whether the
+    /// stream is a terminal).
+    #[arg(long, value_enum, global = true, default_value_t = ColorWhen::Auto)]
+    color: ColorWhen,
 
-commands:
-  check [--json] [SHAPE...]   validate shapes and print their canonical text; with no SHAPE,
-                              read one shape per line from stdin (blank lines skipped)
-  explain [--json] [SHAPE]    show where every element of an array lives: dims, tiling
-                              steps, closed-form offset, sizes and padding, and for small
-                              arrays a grid of offsets and the memory order; with no SHAPE,
-                              explains bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}
-  help                        print this help
+    #[command(subcommand)]
+    command: Command,
+}
 
-exit status: 0 when every input is valid, 1 when any is invalid, 2 on a usage error";
+#[derive(Debug, Subcommand)]
+enum Command {
+    Check(check::Args),
+    Explain(explain::Args),
+    Completions(completions::Args),
+}
 
-/// A command-line problem: printed with the usage text, exit status 2.
-struct Usage(String);
+/// The `--color` choices.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(code) => code,
-        Err(Usage(msg)) => {
-            eprintln!("error: {msg}\n\n{USAGE}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn run(args: &[String]) -> Result<ExitCode, Usage> {
-    let Some((command, rest)) = args.split_first() else {
-        return Err(Usage("no command given".into()));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version exit 0, usage errors 2 (clap's convention, and ours).
+        Err(e) => e.exit(),
     };
-    match command.as_str() {
-        "check" => {
-            let (json, shapes) = split_flags(rest)?;
-            let inputs = inputs(shapes).map_err(|e| Usage(format!("cannot read stdin: {e}")))?;
-            Ok(check::run(
-                &inputs,
-                json,
-                &mut io::stdout().lock(),
-                &mut io::stderr().lock(),
-            ))
-        }
-        "explain" => {
-            let (json, shapes) = split_flags(rest)?;
-            let shape = match shapes.as_slice() {
-                [] => explain::DEFAULT_SHAPE,
-                [one] => one.as_str(),
-                _ => return Err(Usage("explain takes at most one SHAPE".into())),
-            };
-            Ok(explain::run(
-                shape,
-                json,
-                &mut io::stdout().lock(),
-                &mut io::stderr().lock(),
-            ))
-        }
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
-            Ok(ExitCode::SUCCESS)
-        }
-        other => Err(Usage(format!("unknown command `{other}`"))),
-    }
+    let choice = match cli.color {
+        ColorWhen::Auto => anstream::ColorChoice::Auto,
+        ColorWhen::Always => anstream::ColorChoice::Always,
+        ColorWhen::Never => anstream::ColorChoice::Never,
+    };
+    style::init(choice);
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut err = BufWriter::new(io::stderr().lock());
+    let code = match cli.command {
+        Command::Check(args) => check::run(&args, &mut out, &mut err),
+        Command::Explain(args) => explain::run(&args, &mut out, &mut err),
+        Command::Completions(args) => completions::run(&args, &mut out),
+    };
+    let _ = out.flush();
+    let _ = err.flush();
+    code
 }
 
-/// Splits `--json` from the positional arguments; `--` ends the options.
-fn split_flags(args: &[String]) -> Result<(bool, Vec<String>), Usage> {
-    let mut json = false;
-    let mut positional = Vec::new();
-    let mut options_done = false;
-    for a in args {
-        match a.as_str() {
-            "--" if !options_done => options_done = true,
-            "--json" if !options_done => json = true,
-            s if !options_done && s.starts_with("--") => {
-                return Err(Usage(format!("unknown option `{s}`")));
-            }
-            _ => positional.push(a.clone()),
-        }
-    }
-    Ok((json, positional))
-}
-
-/// The shapes given as arguments, or else the non-blank lines of stdin.
-fn inputs(args: Vec<String>) -> io::Result<Vec<String>> {
-    if !args.is_empty() {
-        return Ok(args);
-    }
-    let mut lines = Vec::new();
-    for line in io::stdin().lock().split(b'\n') {
-        let line = line?;
-        let text = String::from_utf8_lossy(&line);
-        let text = text.strip_suffix('\r').unwrap_or(&text);
-        if !text.trim().is_empty() {
-            lines.push(text.to_string());
-        }
-    }
-    Ok(lines)
+/// A command-line problem found after parsing (a bad `--slice`, an unreadable file): the
+/// message on stderr, exit status 2.
+pub(crate) fn usage_error(err: &mut dyn Write, message: &str) -> ExitCode {
+    let _ = writeln!(err, "{}: {message}", style::err(style::ERROR, "error"));
+    ExitCode::from(2)
 }
 
 /// Writes a line, ignoring a closed pipe (`xla-layout check | head`).
-fn emit(out: &mut dyn Write, line: &str) {
+pub(crate) fn emit(out: &mut dyn Write, line: &str) {
     let _ = writeln!(out, "{line}");
 }
