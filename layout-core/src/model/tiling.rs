@@ -127,7 +127,12 @@ pub(crate) fn wide_byte_size(a: &ArrayShape) -> Option<u128> {
             .max(0)
             .unsigned_abs(),
     );
-    elements.checked_mul(bits)?.div_ceil(8).checked_add(prefix)
+    let data = if bits % 8 == 0 {
+        elements.checked_mul(bits / 8)?
+    } else {
+        elements.checked_mul(bits)?.div_ceil(8)
+    };
+    data.checked_add(prefix)
 }
 
 /// The sizes after every tile, in 128 bits (no steps recorded): what the byte size needs.

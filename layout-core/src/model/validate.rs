@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use crate::model::spans::{ArraySpans, SourceMap, SplitSpans};
-use crate::model::{ArrayShape, Dim, Error, ErrorKind, Errors, Shape, TileDim};
+use crate::model::{ArrayShape, Dim, Error, ErrorKind, Errors, MAX_NESTING, Shape, TileDim};
 
 /// Validates every array in `shape`; with a source map, errors point at the text.
 pub(crate) fn validate_shape(shape: &Shape, map: Option<&SourceMap>) -> Result<(), Errors> {
@@ -32,21 +32,39 @@ pub(crate) fn validate_array(array: &ArrayShape) -> Result<(), Errors> {
     }
 }
 
+/// Checks every array of `shape` in pre-order, with a heap stack rather than recursion, and
+/// reports nesting deeper than [`MAX_NESTING`] (possible only for shapes built in code: the
+/// parser stops there).
 fn walk(shape: &Shape, map: Option<&SourceMap>, ordinal: &mut usize, errors: &mut Vec<Error>) {
-    let mut array = |a: &ArrayShape, ordinal: &mut usize| {
-        let spans = map.and_then(|m| m.arrays.get(*ordinal));
-        *ordinal += 1;
-        check_array(a, spans, errors);
-    };
-    match shape {
-        Shape::Array(a) => array(a, ordinal),
-        Shape::Buffer(a) => array(a, ordinal),
-        Shape::Tuple(elements) => {
-            for e in elements {
-                walk(e, map, ordinal, errors);
+    let mut too_deep = false;
+    let mut stack: Vec<(&Shape, usize)> = vec![(shape, 0)];
+    while let Some((shape, depth)) = stack.pop() {
+        let mut array = |a: &ArrayShape| {
+            let spans = map.and_then(|m| m.arrays.get(*ordinal));
+            *ordinal += 1;
+            check_array(a, spans, errors);
+        };
+        match shape {
+            Shape::Array(a) => array(a),
+            Shape::Buffer(a) => array(a),
+            Shape::Tuple(_) if depth >= MAX_NESTING => {
+                if !too_deep {
+                    too_deep = true;
+                    errors.push(Error::new(
+                        ErrorKind::NestingTooDeep,
+                        None,
+                        format!(
+                            "tuples nest more than {MAX_NESTING} levels deep; flatten the shape \
+                             (XLA's parser allows 32768 levels, this crate {MAX_NESTING})"
+                        ),
+                    ));
+                }
             }
+            Shape::Tuple(elements) => {
+                stack.extend(elements.iter().rev().map(|e| (e, depth + 1)));
+            }
+            Shape::Token | Shape::Opaque => {}
         }
-        Shape::Token | Shape::Opaque => {}
     }
 }
 
