@@ -90,7 +90,7 @@ pub use xla_layout_core::*;
 /// split   ::= '(' physical_dim ':' [i {',' i}] ')'
 /// type    ::= pred | s1 | s2 | s4 | s8 | s16 | s32 | s64 | u1 | ... | u64 | f16 | bf16 | f32
 ///           | f64 | f8e5m2 | f8e4m3 | f8e4m3fn | f8e4m3b11fnuz | f8e3m4 | f8e5m2fnuz
-///           | f8e4m3fnuz | f4e2m1fn | f8e8m0fnu | c64 | c128
+///           | f8e4m3fnuz | f4e2m1fn | f8e8m0fnu | f6e2m3fn | f6e3m2fn | c64 | c128
 /// ```
 ///
 /// The attributes, in the only order XLA accepts: `T` tiles (applied to physical dims, each

@@ -707,10 +707,11 @@ fn section_d_quirks() {
     report(failures);
 }
 
-/// D20: all 30 element type names parse with `[4]{0}` and re-print unchanged.
+/// D20: all 32 element type names parse with `[4]{0}` and re-print unchanged (jaxlib 0.10
+/// accepts the two 6-bit MX floats too; the spec's table predates them).
 #[test]
 fn d20_every_element_type() {
-    assert_eq!(PrimitiveType::ALL.len(), 30);
+    assert_eq!(PrimitiveType::ALL.len(), 32);
     let names = [
         "pred",
         "s1",
@@ -740,6 +741,8 @@ fn d20_every_element_type() {
         "f8e4m3fnuz",
         "f4e2m1fn",
         "f8e8m0fnu",
+        "f6e2m3fn",
+        "f6e3m2fn",
         "c64",
         "c128",
     ];
@@ -749,7 +752,7 @@ fn d20_every_element_type() {
     expected.sort_unstable();
     assert_eq!(
         all, expected,
-        "PrimitiveType::ALL is the spec §4 name table"
+        "PrimitiveType::ALL is the spec §4 name table plus the f6 types"
     );
     for t in PrimitiveType::ALL {
         let text = format!("{}[4]{{0}}", t.name());
@@ -796,6 +799,9 @@ fn element_type_widths() {
         (P::F8e4m3fn, 8, 1),
         (P::F4e2m1fn, 4, 1),
         (P::F8e8m0fnu, 8, 1),
+        // 6-bit MX floats: BitWidth 6, one byte each (ceil(6 / 8)).
+        (P::F6e2m3fn, 6, 1),
+        (P::F6e3m2fn, 6, 1),
         (P::C64, 64, 8),
         (P::C128, 128, 16),
     ];

@@ -295,7 +295,7 @@ fn sizes_from_the_corpus() {
 fn sub_byte_packing_is_lsb_first() {
     // Spec 6.6: element j of a byte occupies bits [j*n, (j+1)*n).
     let p = plan("s4[2,3]{1,0:E(4)}");
-    let bits: Vec<usize> = (0..2)
+    let bits: Vec<u128> = (0..2)
         .flat_map(|i| (0..3).map(move |j| [i, j]))
         .map(|idx| p.bit_offset(&idx))
         .collect();

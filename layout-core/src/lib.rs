@@ -28,12 +28,12 @@ pub mod text;
 pub mod typed;
 pub mod xla;
 
-pub use index::{Expr, LogicalOffsets, MAX_EXPANDED_RANK, MemoryOrder, Plan};
+pub use index::{Expr, LogicalOffsets, MAX_EXPANDED_RANK, MAX_PLAN_STEPS, MemoryOrder, Plan};
 pub use model::{
     ArrayLayout, ArrayShape, Dim, Error, ErrorKind, Errors, MAX_NESTING, PaddingValue,
     PrimitiveType, Shape, SplitConfig, Tile, TileDim, UnknownPrimitiveType,
 };
-pub use text::{parse, parse_array, render};
+pub use text::{MAX_RENDERED_ERRORS, parse, parse_array, render};
 pub use xla::{index_util, layout_util, shape_util};
 
 /// The element crates whose types are [`typed::Layout::Elem`] (`half::bf16`, `num_complex::Complex`,

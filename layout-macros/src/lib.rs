@@ -18,7 +18,28 @@ use xla_layout_core::{Error, ErrorKind};
 /// documentation of `layout!` for the grammar, options, errors and examples.
 #[proc_macro]
 pub fn layout(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
-    match expand(input.into()) {
+    let input: TokenStream = input.into();
+    let whole = {
+        let mut tokens = input.clone().into_iter();
+        let first = tokens.next().map_or_else(Span::call_site, |t| t.span());
+        let last = tokens.last().map_or(first, |t| t.span());
+        first.join(last).unwrap_or(first)
+    };
+    // Every failure is a compile error at the literal, never a panic of the compiler: a bug
+    // in the expansion is caught here and reported as one.
+    let expanded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| expand(input)))
+        .unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(vec![syn::Error::new(
+                whole,
+                format!("internal error in layout! on this literal ({what}); please report it"),
+            )])
+        });
+    match expanded {
         Ok(ty) => ty,
         Err(errors) => {
             // One `compile_error!` per problem, so that every error is reported at once. Each

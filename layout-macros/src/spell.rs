@@ -152,6 +152,10 @@ fn parse_padded(value: &[TokenTree]) -> Result<(Vec<(i64, Span)>, Span), syn::Er
     Ok((sizes, g.span()))
 }
 
+/// The most operations the offset expression of a `layout!` type (or one of its inverse
+/// expressions) may have written out.
+const MAX_EXPR_NODES: usize = 4096;
+
 const PADDED_SIZE: &str =
     "expected a padded size: a whole number from 0 to 9223372036854775807, such as `5`";
 
@@ -292,10 +296,26 @@ fn array_type(
         let c = Literal::u128_unsuffixed(c);
         quote!(#root::Chunk<#c, #rest>)
     });
-    let offset = expr(&root, &plan.offset_expr());
+    let offset_expr = plan.offset_expr();
+    let inverse_exprs = plan.index_exprs();
+    let too_large = std::iter::once(&offset_expr)
+        .chain(&inverse_exprs)
+        .any(|e| e.tree_size(MAX_EXPR_NODES).is_none());
+    if too_large {
+        let (f, l) = node.and_then(Node::tiles_span).unwrap_or(array);
+        return Err(vec![spanned(
+            f,
+            l,
+            format!(
+                "the closed form of this layout's offsets has more than {MAX_EXPR_NODES} \
+                 operations; layout! types hold at most that many (the runtime `Plan` has no \
+                 such limit)"
+            ),
+        )]);
+    }
+    let offset = expr(&root, &offset_expr);
     let signature = list(&root, &plan.bitcast_signature());
-    let inverse = plan
-        .index_exprs()
+    let inverse = inverse_exprs
         .iter()
         .rev()
         .fold(quote!(#root::Nil), |rest, e| {

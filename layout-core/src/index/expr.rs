@@ -2,7 +2,7 @@
 //! numbers, simplified with the known bounds of every value. It is what `explain` prints and
 //! what the `layout!` macro compiles to straight-line code.
 
-use alloc::boxed::Box;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -10,6 +10,10 @@ use crate::index::Plan;
 use crate::model::tiling::Step;
 
 /// An integer expression over the logical index `i0, i1, ...`, with unsigned arithmetic.
+///
+/// Subexpressions are shared ([`Arc`]), so that a layout whose tiles use one value twice
+/// (a `*` merge that is then split again) builds its expression in time linear in the number
+/// of tiles; [`Expr::tree_size`] says how large the expression is written out.
 ///
 /// ```
 /// use xla_layout::{parse_array, Expr, Plan};
@@ -25,11 +29,11 @@ pub enum Expr {
     /// Logical index entry `i_d`.
     Index(usize),
     /// `a * m + b` (two dimensions merged by `*`).
-    MulAdd(Box<Expr>, usize, Box<Expr>),
+    MulAdd(Arc<Expr>, usize, Arc<Expr>),
     /// `x / t`.
-    Div(Box<Expr>, usize),
+    Div(Arc<Expr>, usize),
     /// `x % t`.
-    Rem(Box<Expr>, usize),
+    Rem(Arc<Expr>, usize),
     /// `Σ term * stride`: the offset.
     Sum(Vec<(Expr, usize)>),
 }
@@ -53,44 +57,99 @@ impl Bounded {
         Bounded { expr, bound }
     }
 
+    /// `self / t`, simplified exactly: a quotient of a quotient is one quotient, and the
+    /// quotient of a `*` merge `a*m + b` (where `b < m`) by a multiple or a divisor of `m`
+    /// drops `b` or splits over the sum.
     fn div(&self, t: usize) -> Bounded {
         let bound = self.bound.div_ceil(t);
         let expr = match &self.expr {
             _ if t == 1 => self.expr.clone(),
-            Expr::Div(x, a) => Expr::Div(x.clone(), a * t),
-            e => Expr::Div(Box::new(e.clone()), t),
+            Expr::Div(x, a) => match a.checked_mul(t) {
+                Some(at) => Expr::Div(x.clone(), at),
+                None => Expr::Zero,
+            },
+            Expr::MulAdd(a, m, b) if t % m == 0 => {
+                // (a*m + b) / (k*m) = a / k, as b < m.
+                let a = Bounded::new((**a).clone(), self.bound.div_ceil(*m));
+                return Bounded::new(a.div(t / m).expr, bound);
+            }
+            Expr::MulAdd(a, m, b) if m % t == 0 => {
+                // (a*m + b) / t = a*(m/t) + b/t, as t divides a*m.
+                let a = Bounded::new((**a).clone(), self.bound.div_ceil(*m));
+                let b = Bounded::new((**b).clone(), *m).div(t);
+                return Bounded::new(a.mul_add(m / t, &b).expr, bound);
+            }
+            e => Expr::Div(Arc::new(e.clone()), t),
         };
         Bounded::new(expr, bound)
     }
 
+    /// `self % t`, simplified exactly: a remainder that cannot change its operand is dropped,
+    /// and the remainder of a `*` merge `a*m + b` (where `b < m`) by a divisor of `m` is
+    /// `b % t`, by a multiple `k*m` it is `(a % k)*m + b`.
     fn rem(&self, t: usize) -> Bounded {
         if self.bound <= t {
             return self.clone();
         }
         let expr = match &self.expr {
             Expr::Rem(x, a) if a % t == 0 => Expr::Rem(x.clone(), t),
-            e => Expr::Rem(Box::new(e.clone()), t),
+            Expr::MulAdd(_, m, b) if m % t == 0 => {
+                return Bounded::new((**b).clone(), *m).rem(t);
+            }
+            Expr::MulAdd(a, m, b) if t % m == 0 => {
+                let a = Bounded::new((**a).clone(), self.bound.div_ceil(*m)).rem(t / m);
+                let b = Bounded::new((**b).clone(), *m);
+                return Bounded::new(a.mul_add(*m, &b).expr, t);
+            }
+            e => Expr::Rem(Arc::new(e.clone()), t),
         };
         Bounded::new(expr, t)
     }
 
     fn mul_add(&self, m: usize, b: &Bounded) -> Bounded {
-        let bound = self.bound * m;
+        let bound = self.bound.saturating_mul(m);
         let expr = match (&self.expr, &b.expr) {
             (Expr::Zero, _) => b.expr.clone(),
             (a, Expr::Zero) if m == 1 => a.clone(),
-            (a, bx) => Expr::MulAdd(Box::new(a.clone()), m, Box::new(bx.clone())),
+            (a, bx) => Expr::MulAdd(Arc::new(a.clone()), m, Arc::new(bx.clone())),
         };
         Bounded::new(expr, bound)
     }
 }
 
 impl Expr {
+    /// The number of operations and leaves of the expression written out as a tree (shared
+    /// subexpressions counted at each use), or `None` when it exceeds `limit`. Costs at most
+    /// `limit` steps, so callers can check an expression's size before printing it.
+    ///
+    /// ```
+    /// let p = xla_layout::Plan::new(&xla_layout::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+    /// let e = p.offset_expr(); // (i0>>1)*12 + (i1>>1)*4 + (i0&1)*2 + (i1&1)
+    /// assert_eq!(e.tree_size(100), Some(9));
+    /// assert_eq!(e.tree_size(5), None);
+    /// ```
+    pub fn tree_size(&self, limit: usize) -> Option<usize> {
+        fn walk(e: &Expr, left: &mut usize) -> bool {
+            if *left == 0 {
+                return false;
+            }
+            *left -= 1;
+            match e {
+                Expr::Zero | Expr::Index(_) => true,
+                Expr::MulAdd(a, _, b) => walk(a, left) && walk(b, left),
+                Expr::Div(x, _) | Expr::Rem(x, _) => walk(x, left),
+                Expr::Sum(terms) => terms.iter().all(|(t, _)| walk(t, left)),
+            }
+        }
+        let mut left = limit;
+        walk(self, &mut left).then(|| limit - left)
+    }
+
     /// Evaluates the expression at a logical index.
     ///
     /// ```
     /// use xla_layout::Expr;
-    /// let e = Expr::Rem(Box::new(Expr::Index(1)), 4);
+    /// let e = Expr::Rem(std::sync::Arc::new(Expr::Index(1)), 4);
     /// assert_eq!(e.eval(&[0, 11]), 3);
     /// ```
     pub fn eval(&self, index: &[usize]) -> usize {

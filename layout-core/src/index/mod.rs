@@ -7,5 +7,5 @@ mod plan;
 mod traverse;
 
 pub use expr::Expr;
-pub use plan::{MAX_EXPANDED_RANK, Plan};
+pub use plan::{MAX_EXPANDED_RANK, MAX_PLAN_STEPS, Plan};
 pub use traverse::{LogicalOffsets, MemoryOrder};

@@ -19,6 +19,17 @@ use crate::model::{ArrayShape, Error, ErrorKind, Errors};
 /// ```
 pub const MAX_EXPANDED_RANK: usize = 64;
 
+/// The most tiling steps (tiles, `*` merges and paddings for tiles of higher rank) a
+/// [`Plan`] compiles. Real layouts take a handful; the bound keeps every walk over the steps
+/// (offsets, closed forms, their depth) small for any input.
+///
+/// ```
+/// use xla_layout::{parse_array, Plan, MAX_PLAN_STEPS};
+/// let text = format!("f32[4]{{0:T{}}}", "(1)".repeat(MAX_PLAN_STEPS + 1));
+/// assert!(Plan::new(&parse_array(&text).unwrap()).is_err());
+/// ```
+pub const MAX_PLAN_STEPS: usize = 1024;
+
 /// Most layouts stay this narrow while tiles expand them; their offsets use a smaller buffer.
 const NARROW: usize = 16;
 
@@ -49,6 +60,7 @@ pub struct Plan {
     physical_elements: usize,
     element_bits: usize,
     prefix_bytes: usize,
+    size_bytes: usize,
 }
 
 fn unsupported(message: alloc::string::String) -> Errors {
@@ -83,6 +95,12 @@ impl Plan {
         let overflow = || unsupported(format!("the size of `{a}` overflows"));
         let (steps, expanded, widest) =
             expand(physical_sizes, &a.layout.tiles).ok_or_else(overflow)?;
+        if steps.len() > MAX_PLAN_STEPS {
+            return Err(unsupported(format!(
+                "`{a}` takes {} tiling steps; index plans support up to {MAX_PLAN_STEPS}",
+                steps.len()
+            )));
+        }
         if widest > MAX_EXPANDED_RANK {
             return Err(unsupported(format!(
                 "`{a}` has {widest} dimensions once tiled; index plans support up to {MAX_EXPANDED_RANK}"
@@ -97,7 +115,7 @@ impl Plan {
         let tiled = acc;
         let physical_elements =
             round_up(tiled, a.layout.tail_padding_alignment_in_elements).ok_or_else(overflow)?;
-        checked_byte_size(a).ok_or_else(overflow)?;
+        let size_bytes = checked_byte_size(a).ok_or_else(overflow)?;
         let dims = a
             .dims
             .iter()
@@ -136,6 +154,7 @@ impl Plan {
                     .unsigned_abs(),
                 "metadata prefix",
             )?,
+            size_bytes: to_usize(size_bytes, "byte size")?,
         })
     }
 
@@ -274,8 +293,8 @@ impl Plan {
     /// assert_eq!(xla_layout::Plan::new(&a).unwrap().size_bytes(), 28311552);
     /// ```
     pub fn size_bytes(&self) -> usize {
-        // Checked against i64::MAX in `new`.
-        (self.physical_elements * self.element_bits).div_ceil(8) + self.prefix_bytes
+        // Computed exactly (in 128 bits) and checked against i64::MAX in `new`.
+        self.size_bytes
     }
 
     /// True when `index` has one in-bounds entry per dimension.
@@ -376,12 +395,15 @@ impl Plan {
     /// Sub-byte elements are packed least-significant bits first, so the element lives in
     /// byte `bit / 8` at bits `bit % 8 ..`.
     ///
+    /// A `u128`, because a buffer of up to `i64::MAX` bytes (XLA's limit) has up to 2^66 bits.
+    ///
     /// ```
     /// let p = xla_layout::Plan::new(&xla_layout::parse_array("s4[2,3]{1,0:E(4)M(2)}").unwrap()).unwrap();
     /// assert_eq!(p.bit_offset(&[1, 0]), 16 + 3 * 4);
     /// ```
-    pub fn bit_offset(&self, index: &[usize]) -> usize {
-        8 * self.prefix_bytes + self.offset(index) * self.element_bits
+    pub fn bit_offset(&self, index: &[usize]) -> u128 {
+        // Each factor is below 2^64, so neither product nor the sum overflows 128 bits.
+        8 * self.prefix_bytes as u128 + self.offset(index) as u128 * self.element_bits as u128
     }
 
     /// The logical index stored at an element offset, or `None` for a padding slot or an

@@ -1,10 +1,17 @@
-//! Traversal in logical and in memory order, stepping with additions and table loads only.
+//! Traversal in logical and in memory order, in time and memory proportional to the elements
+//! visited, never to the padding.
 //!
 //! The offset of an element is a sum over *groups* of physical dimensions: dimensions that
 //! `*` merges (directly or through later tiles) form one group, every other dimension is a
 //! group of its own, and each expanded (tiled) coordinate depends on exactly one group. So
 //! `offset = Σ_g forward_g[c_g]`, where `c_g` is the row-major coordinate within the group.
-//! Small per-group tables, built once per traversal, turn every step into an odometer tick.
+//! Small per-group tables, built once per traversal, turn every logical step into an
+//! odometer tick. In memory order, each group keeps the sorted list of the expanded
+//! coordinates ("local ids") that hold one of its elements, and the walk jumps from one
+//! element to the next with a binary search, over any run of padding.
+//!
+//! Groups larger than [`TABLE_CAP`] elements in total get no tables: the walk then computes
+//! each offset with [`Plan::offset`] (logical order) or [`Plan::index_of`] (memory order).
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -12,8 +19,9 @@ use alloc::vec::Vec;
 use crate::index::Plan;
 use crate::model::tiling::Step;
 
-/// Marks a slot of an inverse table that holds padding.
-const PADDING: usize = usize::MAX;
+/// The most table entries (summed over groups) a traversal builds; past it, it computes
+/// offsets one by one instead.
+const TABLE_CAP: usize = 1 << 20;
 
 /// One group of physical dimensions and its tables.
 #[derive(Clone, Debug)]
@@ -22,18 +30,15 @@ struct Group {
     dims: Vec<usize>,
     /// Row-major strides of the group's dimensions within the group coordinate.
     strides: Vec<usize>,
+    /// Sizes of the group's dimensions.
+    extents: Vec<usize>,
     /// Offset contribution of each group coordinate.
     forward: Vec<usize>,
-    /// Expanded positions that depend on this group, with their strides in `local` ids.
-    expanded: Vec<(usize, usize)>,
-    /// Group coordinate of each local expanded id, or `PADDING`.
-    inverse: Vec<usize>,
-}
-
-impl Group {
-    fn size(&self) -> usize {
-        self.forward.len()
-    }
+    /// Expanded positions that depend on this group, major first, with their stride in the
+    /// group's local ids and their size.
+    positions: Vec<(usize, usize, usize)>,
+    /// `(local id, group coordinate)` of every element of the group, sorted by local id.
+    valid: Vec<(usize, usize)>,
 }
 
 /// The groups of a plan. Expanded positions that depend on no dimension (from a tile of
@@ -55,7 +60,9 @@ fn find(parent: &mut [usize], x: usize) -> usize {
 }
 
 impl Groups {
-    fn new(plan: &Plan) -> Groups {
+    /// The groups with their tables (`valid` lists only `with_valid`), or `None` when the
+    /// tables would hold more than [`TABLE_CAP`] entries.
+    fn new(plan: &Plan, with_valid: bool) -> Option<Groups> {
         let rank = plan.physical.len();
         // Which physical positions each working entry depends on, through every step.
         let mut deps: Vec<u64> = (0..rank).map(|p| 1u64 << p).collect();
@@ -99,6 +106,14 @@ impl Groups {
                 }
             }
         }
+        // The tables hold one entry per element of each group: check the total first.
+        let mut total = 0usize;
+        for positions in &members {
+            let size = positions.iter().try_fold(1usize, |acc, &p| {
+                acc.checked_mul(plan.dims[plan.physical[p]])
+            })?;
+            total = total.checked_add(size).filter(|&t| t <= TABLE_CAP)?;
+        }
         let mut dim_group = vec![(0, 0); rank];
         let mut groups = Vec::with_capacity(members.len());
         for (g, positions) in members.iter().enumerate() {
@@ -111,55 +126,79 @@ impl Groups {
                 dim_group[d] = (g, s);
             }
             let group_mask: u64 = positions.iter().map(|&p| 1u64 << p).sum();
-            let mut expanded: Vec<(usize, usize)> = deps
+            let mut expanded: Vec<(usize, usize, usize)> = deps
                 .iter()
                 .enumerate()
                 .filter(|&(_, &m)| m != 0 && m & group_mask == m)
-                .map(|(j, _)| (j, 0))
+                .map(|(j, _)| (j, 0, plan.expanded[j]))
                 .collect();
-            let mut local = 1;
+            // Local ids are below the product of the sizes, itself at most the slot count.
+            let mut local = 1usize;
             for e in expanded.iter_mut().rev() {
                 e.1 = local;
-                local *= plan.expanded[e.0];
+                local = local.saturating_mul(e.2);
             }
             groups.push(Group {
+                extents: dims.iter().map(|&d| plan.dims[d]).collect(),
                 dims,
                 strides,
                 forward: Vec::new(),
-                expanded,
-                inverse: vec![PADDING; local],
+                positions: expanded,
+                valid: Vec::new(),
             });
         }
         let mut groups = Groups { groups, dim_group };
         if plan.elements() > 0 {
-            groups.fill_tables(plan);
+            groups.fill_tables(plan, with_valid);
         }
-        groups
+        Some(groups)
     }
 
-    /// Fills `forward` and `inverse` by enumerating each group's coordinates once.
-    fn fill_tables(&mut self, plan: &Plan) {
+    /// Fills `forward` (and `valid`) by enumerating each group's coordinates once.
+    fn fill_tables(&mut self, plan: &Plan, with_valid: bool) {
         let mut index = vec![0; plan.dims.len()];
         for group in &mut self.groups {
             let size: usize = group.dims.iter().map(|&d| plan.dims[d]).product();
             group.forward = Vec::with_capacity(size);
+            if with_valid {
+                group.valid = Vec::with_capacity(size);
+            }
             for c in 0..size {
                 for (&d, &s) in group.dims.iter().zip(&group.strides) {
                     index[d] = (c / s) % plan.dims[d];
                 }
                 let offset = plan.offset(&index);
                 group.forward.push(offset);
-                let local: usize = group
-                    .expanded
-                    .iter()
-                    .map(|&(j, r)| (offset / plan.strides[j]) % plan.expanded[j] * r)
-                    .sum();
-                group.inverse[local] = c;
+                if with_valid {
+                    let local: usize = group
+                        .positions
+                        .iter()
+                        .map(|&(j, r, size)| (offset / plan.strides[j]) % size * r)
+                        .sum();
+                    group.valid.push((local, c));
+                }
             }
+            group.valid.sort_unstable();
             for &d in &group.dims {
                 index[d] = 0;
             }
         }
+    }
+}
+
+/// The logical row-major index of `index`, by `dims`.
+fn row_major(index: &[usize], dims: &[usize]) -> usize {
+    index.iter().zip(dims).fold(0, |acc, (&i, &d)| acc * d + i)
+}
+
+/// Steps a logical index in row-major order (last dimension fastest).
+fn odometer(index: &mut [usize], dims: &[usize]) {
+    for d in (0..dims.len()).rev() {
+        if index[d] + 1 < dims[d] {
+            index[d] += 1;
+            return;
+        }
+        index[d] = 0;
     }
 }
 
@@ -173,12 +212,23 @@ impl Groups {
 /// ```
 #[derive(Clone, Debug)]
 pub struct LogicalOffsets {
-    groups: Groups,
+    walk: LogicalWalk,
     dims: Vec<usize>,
     index: Vec<usize>,
-    coords: Vec<usize>,
-    offset: usize,
     remaining: usize,
+}
+
+/// How [`LogicalOffsets`] finds each offset.
+#[derive(Clone, Debug)]
+enum LogicalWalk {
+    /// Table loads and additions, with the group coordinates and the current offset.
+    Tables {
+        groups: Groups,
+        coords: Vec<usize>,
+        offset: usize,
+    },
+    /// [`Plan::offset`] of each index (groups too large for tables).
+    Direct(Plan),
 }
 
 impl Iterator for LogicalOffsets {
@@ -189,22 +239,39 @@ impl Iterator for LogicalOffsets {
             return None;
         }
         self.remaining -= 1;
-        let current = self.offset;
+        let (groups, coords, offset) = match &mut self.walk {
+            LogicalWalk::Direct(plan) => {
+                let current = plan.offset(&self.index);
+                if self.remaining > 0 {
+                    odometer(&mut self.index, &self.dims);
+                }
+                return Some(current);
+            }
+            LogicalWalk::Tables {
+                groups,
+                coords,
+                offset,
+            } => (groups, coords, offset),
+        };
+        let current = *offset;
+        if self.remaining == 0 {
+            return Some(current);
+        }
         // Odometer: bump the last dimension, carrying into earlier ones.
         for d in (0..self.dims.len()).rev() {
-            let (g, stride) = self.groups.dim_group[d];
-            let table = &self.groups.groups[g].forward;
-            let old = self.coords[g];
+            let (g, stride) = groups.dim_group[d];
+            let table = &groups.groups[g].forward;
+            let old = coords[g];
             if self.index[d] + 1 < self.dims[d] {
                 self.index[d] += 1;
-                self.coords[g] = old + stride;
-                self.offset = self.offset - table[old] + table[old + stride];
+                coords[g] = old + stride;
+                *offset = *offset - table[old] + table[old + stride];
                 break;
             }
             let back = (self.dims[d] - 1) * stride;
             self.index[d] = 0;
-            self.coords[g] = old - back;
-            self.offset = self.offset - table[old] + table[old - back];
+            coords[g] = old - back;
+            *offset = *offset - table[old] + table[old - back];
         }
         Some(current)
     }
@@ -227,38 +294,44 @@ impl ExactSizeIterator for LogicalOffsets {}
 /// ```
 #[derive(Clone, Debug)]
 pub struct MemoryOrder {
-    groups: Groups,
-    expanded: Vec<usize>,
-    /// For each expanded position: its group (or `None` when free) and local stride.
-    position: Vec<(Option<usize>, usize)>,
-    /// Logical row-major linear-index contribution of each group coordinate, per group.
-    linear: Vec<Vec<usize>>,
-    /// Each group coordinate split into its dimensions' indices, per group.
-    split: Vec<Vec<usize>>,
-    local: Vec<usize>,
-    /// Group coordinates of the element returned last.
-    current_coords: Vec<usize>,
-    digits: Vec<usize>,
-    free_nonzero: usize,
-    offset: usize,
-    end: usize,
-    /// For layouts with no padding slot and no `*`: the index kept up to date directly.
-    fast: Option<Fast>,
+    walk: MemoryWalk,
+    dims: Vec<usize>,
+    /// The logical index of the element returned next (kept by the walks that need it).
+    index: Vec<usize>,
+}
+
+/// How [`MemoryOrder`] finds each element.
+#[derive(Clone, Debug)]
+enum MemoryWalk {
+    /// Every slot holds an element and every expanded coordinate steps one logical dimension
+    /// by a fixed amount: a direct odometer.
+    Fast(Fast),
+    /// Per group, the sorted local ids of its elements; `current[g]` is the entry of the
+    /// element returned next, `None` once done.
+    Jump {
+        groups: Groups,
+        current: Option<Vec<usize>>,
+        /// For each expanded position: its group and the index of the position in it.
+        position: Vec<Option<(usize, usize)>>,
+    },
+    /// [`Plan::index_of`] of each slot in turn (groups too large for tables).
+    Slots { plan: Plan, offset: usize },
 }
 
 /// The direct odometer of a layout in which every slot holds an element and every expanded
 /// coordinate steps one logical dimension by a fixed amount.
 #[derive(Clone, Debug)]
 struct Fast {
-    /// For each expanded position: the logical dimension it steps, by how much, and the
-    /// matching step of the row-major linear index.
-    steps: Vec<(usize, usize, usize)>,
-    index: Vec<usize>,
-    linear: usize,
+    /// For each expanded position: the logical dimension it steps and by how much.
+    steps: Vec<(usize, usize)>,
+    expanded: Vec<usize>,
+    digits: Vec<usize>,
+    offset: usize,
+    end: usize,
 }
 
 impl Fast {
-    fn new(plan: &Plan, row_major: &[usize]) -> Option<Fast> {
+    fn new(plan: &Plan) -> Option<Fast> {
         let combines = plan.steps.iter().any(|s| matches!(s, Step::Combine { .. }));
         if combines || plan.tiled_elements != plan.elements() || plan.elements() == 0 {
             return None;
@@ -269,136 +342,216 @@ impl Fast {
             .zip(&plan.strides)
             .map(|(&size, &stride)| {
                 if size == 1 {
-                    return Some((0, 0, 0));
+                    return Some((0, 0));
                 }
                 let step = plan.index_of(stride)?;
                 let mut moved = step.iter().enumerate().filter(|(_, w)| **w > 0);
                 let (d, &w) = moved.next()?;
-                moved.next().is_none().then_some((d, w, w * row_major[d]))
+                moved.next().is_none().then_some((d, w))
             })
             .collect::<Option<_>>()?;
         Some(Fast {
             steps,
-            index: vec![0; plan.dims.len()],
-            linear: 0,
+            expanded: plan.expanded.clone(),
+            digits: vec![0; plan.expanded.len()],
+            offset: 0,
+            end: plan.tiled_elements,
         })
+    }
+
+    /// Moves to the next slot, updating `index`.
+    fn advance(&mut self, index: &mut [usize]) {
+        self.offset += 1;
+        for j in (0..self.expanded.len()).rev() {
+            let (d, w) = self.steps[j];
+            if self.digits[j] + 1 < self.expanded[j] {
+                self.digits[j] += 1;
+                index[d] += w;
+                return;
+            }
+            // A size-1 position (w == 0) never moves anything.
+            if w > 0 {
+                index[d] -= (self.expanded[j] - 1) * w;
+            }
+            self.digits[j] = 0;
+        }
+    }
+}
+
+impl Group {
+    /// The local id of the group's element at entry `e` of `valid`.
+    fn local(&self, e: usize) -> usize {
+        self.valid[e].0
+    }
+
+    /// The first entry of `valid` at or after local id `key`.
+    fn lower_bound(&self, key: usize) -> usize {
+        self.valid.partition_point(|&(l, _)| l < key)
+    }
+
+    /// The span of local ids that positions `k..` of the group cover.
+    fn block(&self, k: usize) -> usize {
+        let (_, r, size) = self.positions[k];
+        r * size
     }
 }
 
 impl MemoryOrder {
     fn new(plan: &Plan) -> MemoryOrder {
-        let groups = Groups::new(plan);
-        let mut position = vec![(None, 0); plan.expanded.len()];
-        for (g, group) in groups.groups.iter().enumerate() {
-            for &(j, r) in &group.expanded {
-                position[j] = (Some(g), r);
+        let dims = plan.dims.clone();
+        let mut index = vec![0; dims.len()];
+        if let Some(fast) = Fast::new(plan) {
+            return MemoryOrder {
+                walk: MemoryWalk::Fast(fast),
+                dims,
+                index,
+            };
+        }
+        let walk = match Groups::new(plan, true) {
+            Some(groups) => {
+                let mut position = vec![None; plan.expanded.len()];
+                for (g, group) in groups.groups.iter().enumerate() {
+                    for (k, &(j, _, _)) in group.positions.iter().enumerate() {
+                        position[j] = Some((g, k));
+                    }
+                }
+                let empty = plan.elements() == 0;
+                let walk = MemoryWalk::Jump {
+                    current: (!empty).then(|| vec![0; groups.groups.len()]),
+                    groups,
+                    position,
+                };
+                walk.write_index(&mut index);
+                walk
+            }
+            None => {
+                let mut walk = MemoryWalk::Slots {
+                    plan: plan.clone(),
+                    offset: 0,
+                };
+                walk.seek_element(&mut index);
+                walk
+            }
+        };
+        MemoryOrder { walk, dims, index }
+    }
+}
+
+impl MemoryWalk {
+    /// The offset of the element returned next, if any.
+    fn offset(&self) -> Option<usize> {
+        match self {
+            MemoryWalk::Fast(f) => (f.offset < f.end).then_some(f.offset),
+            MemoryWalk::Jump {
+                groups, current, ..
+            } => current.as_ref().map(|current| {
+                groups
+                    .groups
+                    .iter()
+                    .zip(current)
+                    .map(|(g, &e)| g.forward[g.valid[e].1])
+                    .sum()
+            }),
+            MemoryWalk::Slots { plan, offset } => {
+                (*offset < plan.tiled_elements).then_some(*offset)
             }
         }
-        let mut row_major = vec![1; plan.dims.len()];
-        for d in (0..plan.dims.len().saturating_sub(1)).rev() {
-            row_major[d] = row_major[d + 1] * plan.dims[d + 1];
-        }
-        let linear = groups
-            .groups
-            .iter()
-            .map(|g| {
-                (0..g.size())
-                    .map(|c| {
-                        g.dims
-                            .iter()
-                            .zip(&g.strides)
-                            .map(|(&d, &s)| (c / s) % plan.dims[d] * row_major[d])
-                            .sum()
-                    })
-                    .collect()
-            })
-            .collect();
-        let split = groups
-            .groups
-            .iter()
-            .map(|g| {
-                (0..g.size())
-                    .flat_map(|c| {
-                        g.dims
-                            .iter()
-                            .zip(&g.strides)
-                            .map(move |(&d, &s)| (c / s) % plan.dims[d])
-                    })
-                    .collect()
-            })
-            .collect();
-        let empty = plan.elements() == 0;
-        let fast = Fast::new(plan, &row_major);
-        MemoryOrder {
-            fast,
-            split,
-            local: vec![0; groups.groups.len()],
-            current_coords: vec![0; groups.groups.len()],
+    }
+
+    /// Writes the logical index of the current element of a `Jump` walk into `index`.
+    fn write_index(&self, index: &mut [usize]) {
+        if let MemoryWalk::Jump {
             groups,
-            expanded: plan.expanded.clone(),
-            digits: vec![0; plan.expanded.len()],
-            position,
-            linear,
-            free_nonzero: 0,
-            offset: 0,
-            end: if empty { 0 } else { plan.tiled_elements },
+            current: Some(current),
+            ..
+        } = self
+        {
+            for (group, &e) in groups.groups.iter().zip(current) {
+                let c = group.valid[e].1;
+                for ((&d, &s), &n) in group.dims.iter().zip(&group.strides).zip(&group.extents) {
+                    index[d] = c / s % n;
+                }
+            }
         }
     }
 
-    /// The item at the current slot (recording its group coordinates), or `None` for
-    /// padding.
-    fn current(&mut self) -> Option<(usize, usize)> {
-        if let Some(f) = &self.fast {
-            return Some((self.offset, f.linear));
-        }
-        if self.free_nonzero > 0 {
-            return None;
-        }
-        let mut linear = 0;
-        for (g, group) in self.groups.groups.iter().enumerate() {
-            let c = group.inverse[self.local[g]];
-            if c == PADDING {
-                return None;
+    /// Moves a `Slots` walk to the first element at or after its offset.
+    fn seek_element(&mut self, index: &mut [usize]) {
+        if let MemoryWalk::Slots { plan, offset } = self {
+            while *offset < plan.tiled_elements {
+                if let Some(i) = plan.index_of(*offset) {
+                    index.copy_from_slice(&i);
+                    return;
+                }
+                *offset += 1;
             }
-            self.current_coords[g] = c;
-            linear += self.linear[g][c];
         }
-        Some((self.offset, linear))
     }
+
+    /// Moves to the next element, updating `index`.
+    fn advance(&mut self, index: &mut [usize]) {
+        match self {
+            MemoryWalk::Fast(f) => f.advance(index),
+            MemoryWalk::Slots { offset, .. } => {
+                *offset += 1;
+                self.seek_element(index);
+            }
+            MemoryWalk::Jump {
+                groups,
+                current,
+                position,
+            } => {
+                let Some(cur) = current else {
+                    return;
+                };
+                if !jump(groups, cur, position) {
+                    *current = None;
+                }
+                self.write_index(index);
+            }
+        }
+    }
+}
 
-    /// Odometer tick over the expanded coordinates, updating the groups' local ids.
-    fn advance(&mut self) {
-        self.offset += 1;
-        for j in (0..self.expanded.len()).rev() {
-            let (group, r) = self.position[j];
-            let wraps = self.digits[j] + 1 == self.expanded[j];
-            if let Some(f) = &mut self.fast {
-                let (d, w, l) = f.steps[j];
-                let back = self.expanded[j] - 1;
-                // A size-1 position (w == 0) never moves anything.
-                if w > 0 && wraps {
-                    f.index[d] -= back * w;
-                    f.linear -= back * l;
-                } else if w > 0 {
-                    f.index[d] += w;
-                    f.linear += l;
-                }
-            } else {
-                match group {
-                    Some(g) if wraps => self.local[g] -= (self.expanded[j] - 1) * r,
-                    Some(g) => self.local[g] += r,
-                    None if wraps => self.free_nonzero -= usize::from(self.digits[j] > 0),
-                    None => self.free_nonzero += usize::from(self.digits[j] == 0),
-                }
-            }
-            if wraps {
-                self.digits[j] = 0;
-            } else {
-                self.digits[j] += 1;
-                return;
-            }
+/// Moves `current` to the next element in memory order: the most minor expanded position
+/// whose group has another element with the same more-major coordinates takes the next such
+/// value, and every more minor position restarts at its group's first element. False at the
+/// end.
+fn jump(groups: &Groups, current: &mut [usize], position: &[Option<(usize, usize)>]) -> bool {
+    for j in (0..position.len()).rev() {
+        let Some((g, k)) = position[j] else {
+            continue;
+        };
+        let group = &groups.groups[g];
+        let (_, r, size) = group.positions[k];
+        let local = group.local(current[g]);
+        let digit = local / r % size;
+        if digit + 1 == size {
+            continue;
         }
+        let block = group.block(k);
+        let prefix = local - local % block;
+        let e = group.lower_bound(prefix + (digit + 1) * r);
+        if e == group.valid.len() || group.local(e) >= prefix + block {
+            continue;
+        }
+        current[g] = e;
+        // Every other group restarts its positions after `j` at its first element with the
+        // same coordinates up to `j`.
+        for (h, other) in groups.groups.iter().enumerate() {
+            if h == g {
+                continue;
+            }
+            let Some(first_after) = other.positions.iter().position(|&(p, _, _)| p > j) else {
+                continue;
+            };
+            let local = other.local(current[h]);
+            let block = other.block(first_after);
+            current[h] = other.lower_bound(local - local % block);
+        }
+        return true;
     }
+    false
 }
 
 impl MemoryOrder {
@@ -414,23 +567,9 @@ impl MemoryOrder {
     /// assert_eq!(index, [1, 0]);
     /// ```
     pub fn next_with_index(&mut self, index: &mut [usize]) -> Option<usize> {
-        if let Some(f) = &self.fast {
-            if self.offset >= self.end {
-                return None;
-            }
-            index.copy_from_slice(&f.index);
-            let offset = self.offset;
-            self.advance();
-            return Some(offset);
-        }
-        let (offset, _) = self.next()?;
-        for (g, group) in self.groups.groups.iter().enumerate() {
-            let c = self.current_coords[g];
-            let coords = &self.split[g][c * group.dims.len()..(c + 1) * group.dims.len()];
-            for (&d, &x) in group.dims.iter().zip(coords) {
-                index[d] = x;
-            }
-        }
+        let offset = self.walk.offset()?;
+        index.copy_from_slice(&self.index);
+        self.walk.advance(&mut self.index);
         Some(offset)
     }
 }
@@ -439,14 +578,10 @@ impl Iterator for MemoryOrder {
     type Item = (usize, usize);
 
     fn next(&mut self) -> Option<(usize, usize)> {
-        while self.offset < self.end {
-            let item = self.current();
-            self.advance();
-            if item.is_some() {
-                return item;
-            }
-        }
-        None
+        let offset = self.walk.offset()?;
+        let linear = row_major(&self.index, &self.dims);
+        self.walk.advance(&mut self.index);
+        Some((offset, linear))
     }
 }
 
@@ -461,15 +596,23 @@ impl Plan {
     /// assert_eq!(grid, [0, 1, 4, 5, 8, 2, 3, 6, 7, 10, 12, 13, 16, 17, 20]);
     /// ```
     pub fn logical_offsets(&self) -> LogicalOffsets {
-        let groups = Groups::new(self);
-        let remaining = self.elements();
+        let walk = match Groups::new(self, false) {
+            Some(groups) => LogicalWalk::Tables {
+                coords: vec![0; groups.groups.len()],
+                offset: groups
+                    .groups
+                    .iter()
+                    .map(|g| g.forward.first().copied().unwrap_or(0))
+                    .sum(),
+                groups,
+            },
+            None => LogicalWalk::Direct(self.clone()),
+        };
         LogicalOffsets {
-            coords: vec![0; groups.groups.len()],
-            groups,
+            walk,
             dims: self.dims.clone(),
             index: vec![0; self.dims.len()],
-            offset: 0,
-            remaining,
+            remaining: self.elements(),
         }
     }
 

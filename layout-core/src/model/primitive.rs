@@ -6,7 +6,7 @@ macro_rules! primitive_types {
     ($( $(#[$doc:meta])* $variant:ident = $name:literal, $enum_value:literal, $bits:literal; )*) => {
         /// An XLA array element type, spelled in text as its lower-case name (`f32`, `bf16`, ...).
         ///
-        /// These are the 30 element types an array shape can have. `token` and `opaque` are
+        /// These are the 32 element types an array shape can have. `token` and `opaque` are
         /// shapes of their own ([`Shape::Token`](crate::Shape::Token),
         /// [`Shape::Opaque`](crate::Shape::Opaque)), and tuples and buffers are written with
         /// `( ... )` and `b( ... )`, so none of them is a `PrimitiveType`.
@@ -31,7 +31,7 @@ macro_rules! primitive_types {
             /// assert!(PrimitiveType::ALL.contains(&PrimitiveType::Bf16));
             /// assert!(PrimitiveType::ALL.iter().all(|t| t.name().parse::<PrimitiveType>().ok() == Some(*t)));
             /// ```
-            pub const ALL: [PrimitiveType; 30] = [$(PrimitiveType::$variant),*];
+            pub const ALL: [PrimitiveType; 32] = [$(PrimitiveType::$variant),*];
 
             /// The text spelling, as XLA prints it (`"f8e4m3fn"`).
             ///
@@ -133,6 +133,12 @@ primitive_types! {
     F4e2m1fn = "f4e2m1fn", 32, 4;
     /// `f8e8m0fnu`: 8-bit MX scale (exponent only).
     F8e8m0fnu = "f8e8m0fnu", 33, 8;
+    /// `f6e2m3fn`: 6-bit MX float (sign, 2 exponent and 3 mantissa bits), finite only;
+    /// stored in a byte unless `E(6)` packs it.
+    F6e2m3fn = "f6e2m3fn", 35, 6;
+    /// `f6e3m2fn`: 6-bit MX float (sign, 3 exponent and 2 mantissa bits), finite only;
+    /// stored in a byte unless `E(6)` packs it.
+    F6e3m2fn = "f6e3m2fn", 36, 6;
     /// `c64`: complex of two `f32`.
     C64 = "c64", 15, 64;
     /// `c128`: complex of two `f64`.
@@ -165,8 +171,8 @@ impl PrimitiveType {
         self.byte_width() * 8
     }
 
-    /// True for the "sub-byte non-pred" types that `E(bits)` packs: s1, u1, s2, u2, s4, u4,
-    /// f4e2m1fn.
+    /// True for the "sub-byte non-pred" types that `E(bits)` packs (XLA's
+    /// `IsSubByteNonPredType`): s1, u1, s2, u2, s4, u4, f4e2m1fn, f6e2m3fn, f6e3m2fn.
     ///
     /// ```
     /// use xla_layout::PrimitiveType;
@@ -227,7 +233,7 @@ impl fmt::Display for UnknownPrimitiveType {
         f.write_str("not an XLA element type")?;
         match self.suggestion {
             Some(t) => write!(f, "; did you mean `{t}`?"),
-            None => f.write_str(" (expected one of pred, s1..s64, u1..u64, f16, bf16, f32, f64, the f8/f4 types, c64, c128)"),
+            None => f.write_str(" (expected one of pred, s1..s64, u1..u64, f16, bf16, f32, f64, the f8/f6/f4 types, c64, c128)"),
         }
     }
 }

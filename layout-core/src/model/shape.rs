@@ -168,6 +168,23 @@ impl Shape {
         }
     }
 
+    /// The array, by value, if this is one; else the shape itself back. (`Shape` has its own
+    /// `Drop`, so a `match` cannot move an array out of it.)
+    ///
+    /// ```
+    /// let s: xla_layout::Shape = "f32[2]".parse().unwrap();
+    /// assert_eq!(s.into_array().unwrap().to_string(), "f32[2]{0}");
+    /// ```
+    pub fn into_array(mut self) -> Result<ArrayShape, Shape> {
+        match &mut self {
+            Shape::Array(a) => Ok(core::mem::replace(
+                a,
+                ArrayShape::new(PrimitiveType::Pred, []),
+            )),
+            _ => Err(self),
+        }
+    }
+
     /// Validates every array in the shape (see [`ArrayShape::validate`]).
     ///
     /// ```
@@ -205,6 +222,25 @@ impl Shape {
             Shape::Buffer(_) => "a buffer",
             Shape::Token => "`token[]`",
             Shape::Opaque => "`opaque[]`",
+        }
+    }
+}
+
+impl Drop for Shape {
+    /// Drops nested tuples with a heap stack instead of recursion, so that a shape built in
+    /// code, however deep, never overflows the call stack.
+    fn drop(&mut self) {
+        let Shape::Tuple(elements) = self else {
+            return;
+        };
+        if elements.iter().all(|e| !matches!(e, Shape::Tuple(_))) {
+            return;
+        }
+        let mut stack: Vec<Shape> = core::mem::take(elements);
+        while let Some(mut shape) = stack.pop() {
+            if let Shape::Tuple(inner) = &mut shape {
+                stack.append(inner);
+            }
         }
     }
 }

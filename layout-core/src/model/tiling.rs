@@ -24,9 +24,9 @@ pub(crate) enum Step {
     },
 }
 
-/// Expands physical sizes (major to minor) by `tiles`, returning the steps and the final
-/// sizes; `None` on arithmetic overflow. Tiles must be valid (non-empty, positive or `*`,
-/// no trailing `*`).
+/// Expands physical sizes (major to minor) by `tiles`, returning the steps, the final sizes
+/// and the widest the sizes got; `None` on arithmetic overflow. Tiles must be valid
+/// (non-empty, positive or `*`, no trailing `*`). Linear in the total tile rank.
 pub(crate) fn expand(mut sizes: Vec<u64>, tiles: &[Tile]) -> Option<(Vec<Step>, Vec<u64>, usize)> {
     let mut steps = Vec::new();
     let mut widest = sizes.len();
@@ -40,20 +40,31 @@ pub(crate) fn expand(mut sizes: Vec<u64>, tiles: &[Tile]) -> Option<(Vec<Step>, 
             steps.push(Step::Pad { by });
         }
         let base = sizes.len() - k;
+        // The tile's region, with each run of `*` merged into the entry after it.
+        let region = sizes.split_off(base);
         let mut tile_sizes = Vec::with_capacity(k);
-        for td in &tile.0 {
+        let mut carry: Option<u64> = None;
+        for (i, td) in tile.0.iter().enumerate() {
+            let value = match carry.take() {
+                Some(c) => c.checked_mul(region[i])?,
+                None => region[i],
+            };
             match *td {
                 TileDim::Combine => {
-                    let at = base + tile_sizes.len();
-                    let mult = sizes[at + 1];
-                    sizes[at + 1] = sizes[at].checked_mul(mult)?;
-                    sizes.remove(at);
-                    steps.push(Step::Combine { at, mult });
+                    let mult = *region.get(i + 1)?;
+                    steps.push(Step::Combine {
+                        at: base + tile_sizes.len(),
+                        mult,
+                    });
+                    carry = Some(value);
                 }
-                TileDim::Size(t) => tile_sizes.push(u64::try_from(t).ok()?),
+                TileDim::Size(t) => {
+                    sizes.push(value);
+                    tile_sizes.push(u64::try_from(t).ok().filter(|&t| t > 0)?);
+                }
             }
         }
-        let start = sizes.len() - tile_sizes.len();
+        let start = base;
         let extents = sizes[start..].to_vec();
         for (j, &t) in tile_sizes.iter().enumerate() {
             sizes[start + j] = sizes[start + j].div_ceil(t);
@@ -90,24 +101,73 @@ pub(crate) fn layout_extents(a: &ArrayShape) -> Option<Vec<u64>> {
 /// The byte size of a valid array, tiles, padding, `L`, `E` and `M` included; `None` when it
 /// exceeds `i64::MAX`. Unbounded arrays have no size and give `Some(0)`.
 pub(crate) fn checked_byte_size(a: &ArrayShape) -> Option<u64> {
+    let bytes = wide_byte_size(a)?;
+    u64::try_from(bytes)
+        .ok()
+        .filter(|&b| i64::try_from(b).is_ok())
+}
+
+/// The byte size of a valid array computed in 128 bits, for checks and messages; `None` when
+/// even that overflows. Unbounded arrays give `Some(0)`.
+pub(crate) fn wide_byte_size(a: &ArrayShape) -> Option<u128> {
     let Some(extents) = layout_extents(a) else {
         return Some(0);
     };
     let physical: Vec<u64> = physical_order(a).iter().map(|&d| extents[d]).collect();
-    let (_, sizes, _) = expand(physical, &a.layout.tiles)?;
-    let elements = sizes.iter().try_fold(1u64, |acc, &s| acc.checked_mul(s))?;
-    let elements = round_up(elements, a.layout.tail_padding_alignment_in_elements)?;
-    let bits = u128::from(element_bits(a));
-    let bytes = (u128::from(elements) * bits).div_ceil(8)
-        + u128::from(
-            a.layout
-                .dynamic_shape_metadata_prefix_bytes
-                .max(0)
-                .unsigned_abs(),
-        );
-    u64::try_from(bytes)
+    let sizes = expanded_sizes(physical, &a.layout.tiles)?;
+    let elements = sizes.iter().try_fold(1u128, |acc, &s| acc.checked_mul(s))?;
+    let alignment = u128::try_from(a.layout.tail_padding_alignment_in_elements)
         .ok()
-        .filter(|&b| i64::try_from(b).is_ok())
+        .filter(|&m| m > 0)?;
+    let elements = elements.div_ceil(alignment).checked_mul(alignment)?;
+    let bits = u128::from(element_bits(a));
+    let prefix = u128::from(
+        a.layout
+            .dynamic_shape_metadata_prefix_bytes
+            .max(0)
+            .unsigned_abs(),
+    );
+    let data = if bits % 8 == 0 {
+        elements.checked_mul(bits / 8)?
+    } else {
+        elements.checked_mul(bits)?.div_ceil(8)
+    };
+    data.checked_add(prefix)
+}
+
+/// The sizes after every tile, in 128 bits (no steps recorded): what the byte size needs.
+fn expanded_sizes(sizes: Vec<u64>, tiles: &[Tile]) -> Option<Vec<u128>> {
+    let mut sizes: Vec<u128> = sizes.into_iter().map(u128::from).collect();
+    for tile in tiles {
+        let k = tile.0.len();
+        if k > sizes.len() {
+            let mut padded = vec![1; k - sizes.len()];
+            padded.extend_from_slice(&sizes);
+            sizes = padded;
+        }
+        let region = sizes.split_off(sizes.len() - k);
+        let start = sizes.len();
+        let mut tile_sizes = Vec::with_capacity(k);
+        let mut carry: Option<u128> = None;
+        for (i, td) in tile.0.iter().enumerate() {
+            let value = match carry.take() {
+                Some(c) => c.checked_mul(region[i])?,
+                None => region[i],
+            };
+            match *td {
+                TileDim::Combine => carry = Some(value),
+                TileDim::Size(t) => {
+                    sizes.push(value);
+                    tile_sizes.push(u128::try_from(t).ok().filter(|&t| t > 0)?);
+                }
+            }
+        }
+        for (j, &t) in tile_sizes.iter().enumerate() {
+            sizes[start + j] = sizes[start + j].div_ceil(t);
+        }
+        sizes.extend_from_slice(&tile_sizes);
+    }
+    Some(sizes)
 }
 
 pub(crate) fn round_up(n: u64, multiple: i64) -> Option<u64> {

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use crate::model::spans::{ArraySpans, SourceMap, SplitSpans};
-use crate::model::{ArrayShape, Dim, Error, ErrorKind, Errors, Shape, TileDim};
+use crate::model::{ArrayShape, Dim, Error, ErrorKind, Errors, MAX_NESTING, Shape, TileDim};
 
 /// Validates every array in `shape`; with a source map, errors point at the text.
 pub(crate) fn validate_shape(shape: &Shape, map: Option<&SourceMap>) -> Result<(), Errors> {
@@ -32,21 +32,39 @@ pub(crate) fn validate_array(array: &ArrayShape) -> Result<(), Errors> {
     }
 }
 
+/// Checks every array of `shape` in pre-order, with a heap stack rather than recursion, and
+/// reports nesting deeper than [`MAX_NESTING`] (possible only for shapes built in code: the
+/// parser stops there).
 fn walk(shape: &Shape, map: Option<&SourceMap>, ordinal: &mut usize, errors: &mut Vec<Error>) {
-    let mut array = |a: &ArrayShape, ordinal: &mut usize| {
-        let spans = map.and_then(|m| m.arrays.get(*ordinal));
-        *ordinal += 1;
-        check_array(a, spans, errors);
-    };
-    match shape {
-        Shape::Array(a) => array(a, ordinal),
-        Shape::Buffer(a) => array(a, ordinal),
-        Shape::Tuple(elements) => {
-            for e in elements {
-                walk(e, map, ordinal, errors);
+    let mut too_deep = false;
+    let mut stack: Vec<(&Shape, usize)> = vec![(shape, 0)];
+    while let Some((shape, depth)) = stack.pop() {
+        let mut array = |a: &ArrayShape| {
+            let spans = map.and_then(|m| m.arrays.get(*ordinal));
+            *ordinal += 1;
+            check_array(a, spans, errors);
+        };
+        match shape {
+            Shape::Array(a) => array(a),
+            Shape::Buffer(a) => array(a),
+            Shape::Tuple(_) if depth >= MAX_NESTING => {
+                if !too_deep {
+                    too_deep = true;
+                    errors.push(Error::new(
+                        ErrorKind::NestingTooDeep,
+                        None,
+                        format!(
+                            "tuples nest more than {MAX_NESTING} levels deep; flatten the shape \
+                             (XLA's parser allows 32768 levels, this crate {MAX_NESTING})"
+                        ),
+                    ));
+                }
             }
+            Shape::Tuple(elements) => {
+                stack.extend(elements.iter().rev().map(|e| (e, depth + 1)));
+            }
+            Shape::Token | Shape::Opaque => {}
         }
-        Shape::Token | Shape::Opaque => {}
     }
 }
 
@@ -301,18 +319,44 @@ fn check_array(a: &ArrayShape, spans: Option<&ArraySpans>, errors: &mut Vec<Erro
             && crate::model::tiling::checked_byte_size(a).is_none();
         if overflow || physical_overflow {
             let what = if elements_overflow {
-                "elements"
+                let n = a.dims.iter().filter_map(|d| d.extent());
+                format!(
+                    "{} elements",
+                    wide_product(n.map(|e| e.unsigned_abs().into()))
+                )
             } else if bytes_overflow {
-                "bytes"
+                let bytes =
+                    u128::from(product.unsigned_abs()) * u128::from(a.element_type.byte_width());
+                format!("a size of {} bytes", wide(Some(bytes)))
             } else {
-                "bytes once tiled and padded"
+                format!(
+                    "a physical size of {} bytes once tiled and padded",
+                    wide(crate::model::tiling::wide_byte_size(a))
+                )
             };
             err(
                 ErrorKind::SizeOverflow,
                 at.get(|s| Some(s.dims_list.clone())),
-                format!("the array `{a}` has more {what} than fit in a signed 64-bit size"),
+                format!(
+                    "the array `{a}` has {what}, which exceeds i64::MAX = {}, XLA's limit",
+                    i64::MAX
+                ),
             );
         }
+    }
+}
+
+/// The product of `values` as text, exactly when it fits in 128 bits.
+fn wide_product(values: impl Iterator<Item = u128>) -> String {
+    wide(values.fold(Some(1u128), |acc, v| acc?.checked_mul(v)))
+}
+
+/// A size as text: the number, or "more than 2^128" when it did not fit in 128 bits.
+fn wide(n: Option<u128>) -> String {
+    match n {
+        Some(n) if n.is_power_of_two() && n > 1 << 20 => format!("2^{}", n.trailing_zeros()),
+        Some(n) => format!("{n}"),
+        None => String::from("more than 2^128"),
     }
 }
 
@@ -355,23 +399,41 @@ fn check_split_configs(a: &ArrayShape, at: &At<'_>, permutation_ok: bool, errors
                 ),
             ));
         }
-        let size = physical
+        let dim = physical
             .filter(|_| permutation_ok)
             .and_then(|p| usize::try_from(m2m[rank - 1 - p]).ok())
-            .and_then(|logical| a.dims[logical].extent());
-        if let Some(size) = size {
-            for (k, &i) in idx.iter().enumerate() {
-                if i >= size {
+            .and_then(|logical| a.dims.get(logical));
+        match dim.map(|d| d.extent()) {
+            Some(Some(size)) => {
+                for (k, &i) in idx.iter().enumerate() {
+                    if i >= size {
+                        errors.push(Error::new(
+                            ErrorKind::SplitIndexOutOfRange,
+                            split_span(&|s| s.2.get(k).cloned()),
+                            format!(
+                                "split index {i} is out of range for physical dimension {d} of \
+                                 size {size}; split indices must be below the size"
+                            ),
+                        ));
+                    }
+                }
+            }
+            // XLA stores `?` as the size i64::MIN, so every split index is out of bounds.
+            Some(None) => {
+                for k in 0..idx.len() {
                     errors.push(Error::new(
                         ErrorKind::SplitIndexOutOfRange,
                         split_span(&|s| s.2.get(k).cloned()),
                         format!(
-                            "split index {i} is out of range for physical dimension {d} of size \
-                             {size}; split indices must be below the size"
+                            "physical dimension {d} is unbounded (`?`), so it has no size to split \
+                             at {}; give it a static size or a bound (`<=N`), or drop the split \
+                             config",
+                            idx[k]
                         ),
                     ));
                 }
             }
+            None => {}
         }
     }
 }

@@ -9,8 +9,8 @@ use core::marker::PhantomData;
 use num_complex::{Complex32, Complex64};
 
 use crate::typed::{
-    F4e2m1fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu, I1, I2, I4, U1, U2,
-    U4,
+    F4e2m1fn, F6e2m3fn, F6e3m2fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu,
+    I1, I2, I4, U1, U2, U4,
 };
 
 /// Copies at least this many bytes in total use non-temporal stores: past it the data cannot
@@ -46,6 +46,8 @@ fn plain<T: 'static>() -> bool {
         TypeId::of::<U2>(),
         TypeId::of::<U4>(),
         TypeId::of::<F4e2m1fn>(),
+        TypeId::of::<F6e2m3fn>(),
+        TypeId::of::<F6e3m2fn>(),
         TypeId::of::<F8e4m3>(),
         TypeId::of::<F8e4m3b11fnuz>(),
         TypeId::of::<F8e3m4>(),

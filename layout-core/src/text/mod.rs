@@ -7,4 +7,4 @@ mod print;
 mod render;
 
 pub use parse::{parse, parse_array};
-pub use render::render;
+pub use render::{MAX_RENDERED_ERRORS, render};

@@ -41,9 +41,9 @@ pub fn parse(text: &str) -> Result<Shape, Errors> {
 /// assert!(xla_layout::parse_array("token[]").is_err());
 /// ```
 pub fn parse_array(text: &str) -> Result<ArrayShape, Errors> {
-    match parse(text)? {
-        Shape::Array(a) => Ok(a),
-        other => Err(Errors::new(alloc::vec![Error::new(
+    match parse(text)?.into_array() {
+        Ok(a) => Ok(a),
+        Err(other) => Err(Errors::new(alloc::vec![Error::new(
             ErrorKind::Unsupported,
             Some(0..text.len()),
             format!(
@@ -226,9 +226,9 @@ impl<'a> Parser<'a> {
                     return Err(self.not_a_layout(ErrorKind::UnexpectedToken)?);
                 }
                 let inner_end = self.expect(Tok::RParen, "`)` to close the buffer `b(...)`")?;
-                match inner {
-                    Shape::Array(a) => Ok(Shape::Buffer(Box::new(a))),
-                    other => Err(Error::new(
+                match inner.into_array() {
+                    Ok(a) => Ok(Shape::Buffer(Box::new(a))),
+                    Err(other) => Err(Error::new(
                         ErrorKind::InvalidBuffer,
                         Some(inner_start..inner_end.start),
                         format!(

@@ -1,6 +1,7 @@
 //! The canonical printer: byte-for-byte what XLA's `ShapeUtil::HumanStringWithLayout` and
 //! `Layout::Print` produce.
 
+use alloc::vec::Vec;
 use core::fmt::{self, Display, Formatter, Write};
 
 use crate::model::{ArrayLayout, ArrayShape, Dim, Shape, SplitConfig, Tile, TileDim};
@@ -106,24 +107,43 @@ impl Display for ArrayShape {
 }
 
 impl Display for Shape {
+    /// Prints nested tuples with a heap stack rather than recursion, so that a shape built in
+    /// code, however deep, never overflows the call stack.
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            Shape::Array(a) => write!(f, "{a}"),
-            Shape::Buffer(a) => write!(f, "b({a})"),
-            Shape::Token => f.write_str("token[]"),
-            Shape::Opaque => f.write_str("opaque[]"),
-            Shape::Tuple(elements) => {
-                f.write_char('(')?;
-                for (i, e) in elements.iter().enumerate() {
-                    if i > 0 {
+        // Each frame: a tuple's elements and the index of the next one to print.
+        let mut stack: Vec<(&[Shape], usize)> = Vec::new();
+        let mut next = Some(self);
+        loop {
+            if let Some(shape) = next.take() {
+                match shape {
+                    Shape::Array(a) => write!(f, "{a}")?,
+                    Shape::Buffer(a) => write!(f, "b({a})")?,
+                    Shape::Token => f.write_str("token[]")?,
+                    Shape::Opaque => f.write_str("opaque[]")?,
+                    Shape::Tuple(elements) => {
+                        f.write_char('(')?;
+                        stack.push((elements, 0));
+                    }
+                }
+            }
+            let Some((elements, i)) = stack.last_mut() else {
+                return Ok(());
+            };
+            match elements.get(*i) {
+                Some(e) => {
+                    if *i > 0 {
                         f.write_str(", ")?;
-                        if i % TUPLE_ANNOTATION_INTERVAL == 0 {
+                        if *i % TUPLE_ANNOTATION_INTERVAL == 0 {
                             write!(f, "/*index={i}*/")?;
                         }
                     }
-                    write!(f, "{e}")?;
+                    *i += 1;
+                    next = Some(e);
                 }
-                f.write_char(')')
+                None => {
+                    f.write_char(')')?;
+                    stack.pop();
+                }
             }
         }
     }

@@ -1,13 +1,26 @@
-//! Renders an [`Error`] against its source text the way rustc does.
+//! Renders an [`Error`] against its source text the way rustc does, in time and memory
+//! proportional to the text and the number of errors shown, however long its lines.
 
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use crate::model::{Error, Errors};
 
+/// The most source characters shown for one error: a longer line is shown as a window around
+/// the error, cut with `...`.
+const LINE_WINDOW: usize = 120;
+
+/// How many characters of context the window shows before the error.
+const CONTEXT_BEFORE: usize = 40;
+
+/// The most errors [`Errors::render`] shows; the rest are counted in a final line.
+pub const MAX_RENDERED_ERRORS: usize = 100;
+
 /// Renders `error` like a rustc diagnostic: the message, the location (`origin:line:column`),
 /// the source line, and a caret underline under the error's byte range. An error without a
-/// span renders as its message alone.
+/// span renders as its message alone. A line longer than 120 characters is shown as a window
+/// around the error, so the output stays short however long the line.
 ///
 /// ```
 /// let text = "f32[2,3]{1,1}";
@@ -22,32 +35,8 @@ use crate::model::{Error, Errors};
 /// ");
 /// ```
 pub fn render(source: &str, origin: &str, error: &Error) -> String {
-    let mut out = format!("error: {}\n", error.message());
-    let Some(span) = error.span() else {
-        return out;
-    };
-    let start = floor_char_boundary(source, span.start.min(source.len()));
-    let end = floor_char_boundary(source, span.end.clamp(start, source.len()));
-    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = source[start..]
-        .find('\n')
-        .map_or(source.len(), |i| start + i);
-    let line_no = source[..start].matches('\n').count() + 1;
-    let line = source[line_start..line_end].trim_end_matches('\r');
-    let col = source[line_start..start].chars().count();
-    let width = source[start..end.min(line_end).max(start)]
-        .chars()
-        .count()
-        .max(1);
-    let gutter = format!("{line_no}").len();
-    let pad = " ".repeat(gutter);
-    out.push_str(&format!("{pad}--> {origin}:{line_no}:{}\n", col + 1));
-    out.push_str(&format!("{pad} |\n{line_no} | {line}\n"));
-    out.push_str(&format!(
-        "{pad} | {}{}\n",
-        " ".repeat(col),
-        "^".repeat(width)
-    ));
+    let mut out = String::new();
+    Renderer::new(source).push(&mut out, origin, error);
     out
 }
 
@@ -58,9 +47,109 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
+/// Walks the source forward through errors sorted by position, so that finding the line and
+/// column of every error costs one pass over the text in total.
+struct Renderer<'a> {
+    source: &'a str,
+    /// Byte position the cursor has reached, its 1-based line, the start of that line and
+    /// the character column of the position in it.
+    pos: usize,
+    line_no: usize,
+    line_start: usize,
+    col: usize,
+}
+
+impl<'a> Renderer<'a> {
+    fn new(source: &'a str) -> Self {
+        Renderer {
+            source,
+            pos: 0,
+            line_no: 1,
+            line_start: 0,
+            col: 0,
+        }
+    }
+
+    /// Moves the cursor to byte `to` (a char boundary), forward or, rarely, back to 0 first.
+    fn seek(&mut self, to: usize) {
+        if to < self.pos {
+            *self = Renderer::new(self.source);
+        }
+        for (i, c) in self.source[self.pos..to].char_indices() {
+            if c == '\n' {
+                self.line_no += 1;
+                self.line_start = self.pos + i + 1;
+                self.col = 0;
+            } else {
+                self.col += 1;
+            }
+        }
+        self.pos = to;
+    }
+
+    fn push(&mut self, out: &mut String, origin: &str, error: &Error) {
+        out.push_str(&format!("error: {}\n", error.message()));
+        let Some(span) = error.span() else {
+            return;
+        };
+        let source = self.source;
+        let start = floor_char_boundary(source, span.start.min(source.len()));
+        let end = floor_char_boundary(source, span.end.clamp(start, source.len()));
+        self.seek(start);
+        let (line_no, line_start, col) = (self.line_no, self.line_start, self.col);
+        let line_end = source[start..]
+            .find('\n')
+            .map_or(source.len(), |i| start + i);
+        let line = source[line_start..line_end].trim_end_matches('\r');
+        let line_end = line_start + line.len();
+        // The window of the line shown: all of it when short, else from a little before the
+        // error on, at most LINE_WINDOW characters.
+        let (shown_from, skipped) = if col > CONTEXT_BEFORE && line.len() > LINE_WINDOW {
+            let mut from = start;
+            for _ in 0..CONTEXT_BEFORE {
+                from = floor_char_boundary(source, from - 1);
+            }
+            (from, true)
+        } else {
+            (line_start, false)
+        };
+        let mut shown_to = shown_from;
+        let mut shown_chars = 0;
+        for (i, c) in source[shown_from..line_end].char_indices() {
+            if shown_chars == LINE_WINDOW {
+                break;
+            }
+            shown_chars += 1;
+            shown_to = shown_from + i + c.len_utf8();
+        }
+        let cut = shown_to < line_end;
+        let caret_col = if skipped { CONTEXT_BEFORE + 3 } else { col };
+        let width = source[start..end.min(shown_to).max(start)]
+            .chars()
+            .count()
+            .max(1);
+        let gutter = format!("{line_no}").len();
+        let pad = " ".repeat(gutter);
+        out.push_str(&format!("{pad}--> {origin}:{line_no}:{}\n", col + 1));
+        out.push_str(&format!(
+            "{pad} |\n{line_no} | {}{}{}\n",
+            if skipped { "..." } else { "" },
+            &source[shown_from..shown_to],
+            if cut { "..." } else { "" }
+        ));
+        out.push_str(&format!(
+            "{pad} | {}{}\n",
+            " ".repeat(caret_col),
+            "^".repeat(width)
+        ));
+    }
+}
+
 impl Errors {
-    /// Renders every error like rustc does, against the text they were found in.
-    /// See [`render`](crate::render).
+    /// Renders the errors like rustc does, against the text they were found in (see
+    /// [`render`](crate::render)): the first [`MAX_RENDERED_ERRORS`], then a line saying how
+    /// many more there are. One pass over the text, however many errors and however long
+    /// the lines.
     ///
     /// ```
     /// let text = "f32[2,3]{0,0}";
@@ -69,8 +158,15 @@ impl Errors {
     /// ```
     pub fn render(&self, source: &str, origin: &str) -> String {
         let mut out = String::new();
-        for e in self {
-            out.push_str(&render(source, origin, e));
+        let mut renderer = Renderer::new(source);
+        let shown: Vec<&Error> = self.iter().take(MAX_RENDERED_ERRORS).collect();
+        for e in &shown {
+            renderer.push(&mut out, origin, e);
+        }
+        let more = self.len() - shown.len();
+        if more > 0 {
+            let s = if more == 1 { "" } else { "s" };
+            out.push_str(&format!("... and {more} more error{s}\n"));
         }
         out
     }

@@ -76,6 +76,8 @@ markers! {
     F8e4m3fnuz => F8e4m3fnuz, scalar::F8e4m3fnuz;
     F4e2m1fn => F4e2m1fn, scalar::F4e2m1fn;
     F8e8m0fnu => F8e8m0fnu, scalar::F8e8m0fnu;
+    F6e2m3fn => F6e2m3fn, scalar::F6e2m3fn;
+    F6e3m2fn => F6e3m2fn, scalar::F6e3m2fn;
     C64 => C64, num_complex::Complex32;
     C128 => C128, num_complex::Complex64;
 }

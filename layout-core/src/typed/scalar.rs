@@ -45,6 +45,14 @@ bits_type! {
     /// `f4e2m1fn`: 4-bit MX float (sign, 2 exponent bits, 1 mantissa bit), packed by `E(4)`.
     #[cfg_attr(feature = "bytemuck", derive(bytemuck::Zeroable, bytemuck::NoUninit))]
     F4e2m1fn;
+    /// `f6e2m3fn`: 6-bit MX float (sign, 2 exponent bits, 3 mantissa bits), one per byte
+    /// unless `E(6)` packs it.
+    #[cfg_attr(feature = "bytemuck", derive(bytemuck::Zeroable, bytemuck::NoUninit))]
+    F6e2m3fn;
+    /// `f6e3m2fn`: 6-bit MX float (sign, 3 exponent bits, 2 mantissa bits), one per byte
+    /// unless `E(6)` packs it.
+    #[cfg_attr(feature = "bytemuck", derive(bytemuck::Zeroable, bytemuck::NoUninit))]
+    F6e3m2fn;
 }
 
 macro_rules! mask {
@@ -64,6 +72,8 @@ mask! {
     F8e4m3fnuz = 0xff;
     F8e8m0fnu = 0xff;
     F4e2m1fn = 0x0f;
+    F6e2m3fn = 0x3f;
+    F6e3m2fn = 0x3f;
 }
 
 macro_rules! packed_int {
@@ -172,6 +182,8 @@ macro_rules! checked_bits {
 #[cfg(feature = "bytemuck")]
 checked_bits! {
     F4e2m1fn(u8);
+    F6e2m3fn(u8);
+    F6e3m2fn(u8);
     I4(i8);
     I2(i8);
     I1(i8);

@@ -4,7 +4,9 @@
 
 use num_complex::{Complex32, Complex64};
 
-use super::scalar::{F4e2m1fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu};
+use super::scalar::{
+    F4e2m1fn, F6e2m3fn, F6e3m2fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu,
+};
 use super::scalar::{I1, I2, I4, U1, U2, U4};
 
 /// An element's bit pattern, for packed storage (low bits first).
@@ -66,6 +68,8 @@ bits_via! {
     U2 => |v| u128::from(v.to_bits()), |b| U2::from_bits(b as u8);
     U4 => |v| u128::from(v.to_bits()), |b| U4::from_bits(b as u8);
     F4e2m1fn => |v| u128::from(v.to_bits()), |b| F4e2m1fn::from_bits(b as u8);
+    F6e2m3fn => |v| u128::from(v.to_bits()), |b| F6e2m3fn::from_bits(b as u8);
+    F6e3m2fn => |v| u128::from(v.to_bits()), |b| F6e3m2fn::from_bits(b as u8);
     F8e4m3 => |v| u128::from(v.to_bits()), |b| F8e4m3::from_bits(b as u8);
     F8e4m3b11fnuz => |v| u128::from(v.to_bits()), |b| F8e4m3b11fnuz::from_bits(b as u8);
     F8e3m4 => |v| u128::from(v.to_bits()), |b| F8e3m4::from_bits(b as u8);

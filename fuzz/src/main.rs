@@ -1,0 +1,133 @@
+//! Fuzz harness for xla-layout, on stable Rust.
+//!
+//! `cargo run --profile fuzz -p xla-layout-fuzz -- --inputs N --seed S` generates N inputs
+//! from seed S (grammar-aware shapes biased to edge values, and byte mutations of the real
+//! shapes in `seeds.txt`), runs every runtime entry point on each under `catch_unwind`, and
+//! reports any panic, any input that allocates more than 1 GiB at once, and any input that
+//! takes more than a second. The `fuzz` profile is release with overflow checks on. Each
+//! input is written to `target/fuzz-current-input.txt` before it runs, so that an abort
+//! (the allocator refuses past 4 GiB) leaves it behind. Exits 1 if anything was found.
+
+mod alloc_count;
+mod entry;
+mod generate;
+
+use std::io::{Seek, Write};
+use std::panic;
+use std::time::{Duration, Instant};
+
+use alloc_count::Counting;
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The most live memory one input may use.
+const MEMORY_LIMIT: usize = 1 << 30;
+/// The most time one input may take.
+const TIME_LIMIT: Duration = Duration::from_secs(1);
+
+/// One problem found: the input, the entry point and what happened.
+struct Finding {
+    input: String,
+    entry: &'static str,
+    what: String,
+}
+
+fn main() {
+    let mut inputs: u64 = 100_000;
+    let mut seed: u64 = 1;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let value = args.next().and_then(|v| v.parse().ok());
+        match (a.as_str(), value) {
+            ("--inputs", Some(v)) => inputs = v,
+            ("--seed", Some(v)) => seed = v,
+            _ => {
+                eprintln!("usage: xla-layout-fuzz --inputs N --seed S");
+                std::process::exit(2);
+            }
+        }
+    }
+    let seeds: Vec<&str> = include_str!("../seeds.txt").lines().collect();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../target/fuzz-current-input.txt"
+    );
+    let mut current = std::fs::File::create(path).expect("the input file can be written");
+    panic::set_hook(Box::new(|_| {}));
+    let mut rng = generate::Rng::new(seed);
+    let mut findings: Vec<Finding> = Vec::new();
+    let started = Instant::now();
+    let mut slowest = (Duration::ZERO, String::new());
+    for n in 0..inputs {
+        let input = generate::input(&mut rng, &seeds);
+        current.rewind().and_then(|()| current.set_len(0)).ok();
+        current.write_all(input.as_bytes()).ok();
+        alloc_count::reset_peak();
+        let t = Instant::now();
+        for (entry, result) in entry::run_all(&input) {
+            if let Err(what) = result {
+                findings.push(Finding {
+                    input: input.clone(),
+                    entry,
+                    what,
+                });
+            }
+        }
+        let took = t.elapsed();
+        let peak = alloc_count::peak();
+        if took > TIME_LIMIT {
+            findings.push(Finding {
+                input: input.clone(),
+                entry: "all",
+                what: format!("took {took:?}, over {TIME_LIMIT:?}"),
+            });
+        }
+        if peak > MEMORY_LIMIT {
+            findings.push(Finding {
+                input: input.clone(),
+                entry: "all",
+                what: format!("{peak} bytes live at once, over {MEMORY_LIMIT}"),
+            });
+        }
+        if took > slowest.0 {
+            slowest = (took, input);
+        }
+        if (n + 1) % 1_000_000 == 0 {
+            eprintln!(
+                "{} inputs, {} findings, {:.0?}",
+                n + 1,
+                findings.len(),
+                started.elapsed()
+            );
+        }
+    }
+    let wall = started.elapsed();
+    for f in &findings {
+        println!(
+            "FINDING [{}] {}\n  input: {:?}",
+            f.entry,
+            f.what,
+            truncate(&f.input)
+        );
+    }
+    println!(
+        "inputs: {inputs}, seed: {seed}, findings: {}, wall time: {wall:.1?} ({:.0} inputs/s), \
+         slowest input: {:.1?} ({:?})",
+        findings.len(),
+        inputs as f64 / wall.as_secs_f64(),
+        slowest.0,
+        truncate(&slowest.1)
+    );
+    if !findings.is_empty() {
+        std::process::exit(1);
+    }
+}
+
+/// The first 300 bytes of an input, for reports.
+fn truncate(s: &str) -> String {
+    match s.char_indices().nth(300) {
+        Some((i, _)) => format!("{}... ({} bytes)", &s[..i], s.len()),
+        None => s.to_string(),
+    }
+}
