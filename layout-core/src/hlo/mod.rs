@@ -39,6 +39,7 @@
 //! ```
 
 mod module;
+mod names;
 mod print;
 mod read;
 mod scan;

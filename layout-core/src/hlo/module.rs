@@ -2,6 +2,7 @@
 //! opcode, operands and raw attributes, all borrowing from the module text.
 
 use alloc::boxed::Box;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::ops::Range;
 
@@ -258,9 +259,9 @@ impl<'a> Computation<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature<'a> {
     /// Each parameter's name and shape.
-    pub parameters: Vec<(&'a str, Shape)>,
+    pub parameters: Vec<(&'a str, Arc<Shape>)>,
     /// The result shape.
-    pub result: Shape,
+    pub result: Arc<Shape>,
 }
 
 /// One instruction: `[ROOT ]%name = SHAPE opcode(operands), attribute=value, ...`.
@@ -283,8 +284,9 @@ pub struct Instruction<'a> {
     /// `constant(1)`), which XLA names itself.
     pub name: &'a str,
     /// The result shape with its layout; for `tuple`, `get-tuple-element` and `after-all`
-    /// written without one, the shape XLA infers.
-    pub shape: Shape,
+    /// written without one, the shape XLA infers. Shared by every instruction of the module
+    /// whose shape is written the same.
+    pub shape: Arc<Shape>,
     /// The opcode as written: `add`, `fusion`, `get-tuple-element`, `all-reduce-start`,
     /// `custom-call-start` (async sugar), `async-start`...
     pub opcode: &'a str,
@@ -409,7 +411,7 @@ pub enum Operand<'a> {
         /// Its name, without `%`.
         name: &'a str,
         /// The shape written before the name (older dumps), if any.
-        shape: Option<Shape>,
+        shape: Option<Arc<Shape>>,
         /// The byte range of the shape (if any) and name.
         span: Range<usize>,
     },

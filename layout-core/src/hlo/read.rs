@@ -6,6 +6,7 @@
 //! and reading goes on, so one call reports every problem it can.
 
 use alloc::format;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::ops::Range;
 
@@ -15,6 +16,7 @@ use crate::hlo::module::{
     Alias, Attribute, Computation, ComputationLayout, Instruction, Module, Operand, Signature,
     is_call_attribute, split_names,
 };
+use crate::hlo::names::{NameTable, hash};
 use crate::hlo::scan::Cursor;
 use crate::model::{Error, ErrorKind, Errors, Shape};
 use crate::text::parse_embedded;
@@ -44,8 +46,9 @@ pub fn parse_module(text: &str) -> Result<Module<'_>, Errors> {
         c: Cursor::new(text),
         errors: Vec::new(),
         computations: Vec::new(),
-        computation_names: HashTable::new(),
-        names: HashTable::new(),
+        computation_names: NameTable::default(),
+        names: NameTable::default(),
+        shapes: HashTable::new(),
     };
     match r.module() {
         Ok(module) if r.errors.is_empty() => Ok(module),
@@ -61,25 +64,12 @@ struct Reader<'a> {
     c: Cursor<'a>,
     errors: Vec<Error>,
     computations: Vec<Computation<'a>>,
-    computation_names: HashTable<usize>,
+    computation_names: NameTable,
     /// The instructions of the computation being read, by name.
-    names: HashTable<usize>,
-}
-
-/// FxHash over the bytes of a name: names are short and trusted to spread well enough.
-fn hash(name: &str) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = 0u64;
-    let mut chunks = name.as_bytes().chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-    }
-    for &b in chunks.remainder() {
-        h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-    }
-    h
+    names: NameTable,
+    /// Every valid shape read so far, by its exact text: a module repeats few shapes many
+    /// times, and the same text always reads as the same shape.
+    shapes: HashTable<(u64, &'a str, Arc<Shape>)>,
 }
 
 fn undefined(kind: &str, name: &str, span: Range<usize>) -> Error {
@@ -142,10 +132,9 @@ impl<'a> Reader<'a> {
                 }
             }
             let index = self.computations.len();
+            let computations = &self.computations;
             self.computation_names
-                .insert_unique(hash(computation.name), index, |&i| {
-                    hash(self.computations[i].name)
-                });
+                .insert(computation.name, index, |i| computations[i].name);
             self.computations.push(computation);
         }
         let Some(last) = self.computations.len().checked_sub(1) else {
@@ -173,6 +162,28 @@ impl<'a> Reader<'a> {
             Some(name) => Ok(name),
             None => Err(self.c.expected(what)),
         }
+    }
+
+    /// A shape at the cursor, shared with every earlier occurrence of the same text.
+    fn shared_shape(&mut self) -> Result<Arc<Shape>, Error> {
+        self.c.skip_trivia()?;
+        let start = self.c.pos;
+        let Some(extent) = self.c.shape_extent() else {
+            return self.shape().map(Arc::new);
+        };
+        let key = &self.c.src[start..extent];
+        let h = hash(key);
+        if let Some((_, _, shape)) = self.shapes.find(h, |(h2, k, _)| *h2 == h && *k == key) {
+            self.c.pos = extent;
+            return Ok(Arc::clone(shape));
+        }
+        let errors = self.errors.len();
+        let shape = Arc::new(self.shape()?);
+        if self.c.pos == extent && self.errors.len() == errors {
+            self.shapes
+                .insert_unique(h, (h, key, Arc::clone(&shape)), |(h2, _, _)| *h2);
+        }
+        Ok(shape)
     }
 
     /// A shape at the cursor, through the shape parser. Value errors (a bad layout) are kept
@@ -360,10 +371,9 @@ impl<'a> Reader<'a> {
         if is_entry {
             (name, name_span) = self.name("the entry computation's name after `ENTRY`")?;
         }
-        let h = hash(name);
         if self
             .computation_names
-            .find(h, |&i| self.computations[i].name == name)
+            .get(name, |i| self.computations[i].name)
             .is_some()
         {
             self.errors.push(Error::new(
@@ -379,7 +389,7 @@ impl<'a> Reader<'a> {
             None
         };
         let open = self.c.expect(b'{', "`{` to open the computation's body")?;
-        self.names.clear();
+        self.names.reset();
         let mut instructions: Vec<Instruction<'a>> = Vec::new();
         let mut root: Option<usize> = None;
         loop {
@@ -411,24 +421,20 @@ impl<'a> Reader<'a> {
                     root = Some(instructions.len());
                 }
             }
-            let h = hash(instruction.name);
             let index = instructions.len();
-            match self.names.entry(
-                h,
-                |&i| instructions[i].name == instruction.name,
-                |&i| hash(instructions[i].name),
-            ) {
-                hashbrown::hash_table::Entry::Occupied(_) => self.errors.push(Error::new(
+            if self
+                .names
+                .insert(instruction.name, index, |i| instructions[i].name)
+                .is_some()
+            {
+                self.errors.push(Error::new(
                     ErrorKind::DuplicateName,
                     Some(name_span),
                     format!(
                         "instruction `{}` already exists in `{name}`; names are unique in a computation",
                         instruction.name
                     ),
-                )),
-                hashbrown::hash_table::Entry::Vacant(v) => {
-                    v.insert(index);
-                }
+                ));
             }
             instructions.push(instruction);
         }
@@ -487,7 +493,7 @@ impl<'a> Reader<'a> {
             loop {
                 let (name, _) = self.name("a parameter name such as `p0: f32[2]`")?;
                 self.c.expect(b':', "`:` after the parameter name")?;
-                parameters.push((name, self.shape()?));
+                parameters.push((name, self.shared_shape()?));
                 if !self.c.eat(b',')? {
                     self.c.expect(b')', "`,` or `)` after a parameter")?;
                     break;
@@ -496,7 +502,7 @@ impl<'a> Reader<'a> {
         }
         self.c.expect(b'-', "`->` before the result shape")?;
         self.c.expect(b'>', "`->` before the result shape")?;
-        let result = self.shape()?;
+        let result = self.shared_shape()?;
         Ok(Signature { parameters, result })
     }
 
@@ -527,7 +533,7 @@ impl<'a> Reader<'a> {
     ) -> Result<(Instruction<'a>, bool), Error> {
         self.c.skip_trivia()?;
         let shape = if self.at_shape() {
-            Some(self.shape()?)
+            Some(self.shared_shape()?)
         } else {
             None
         };
@@ -563,7 +569,7 @@ impl<'a> Reader<'a> {
             Some(shape) => shape,
             None => match opcode {
                 // Inferred once the operands are resolved.
-                "tuple" | "get-tuple-element" | "after-all" => Shape::Tuple(Vec::new()),
+                "tuple" | "get-tuple-element" | "after-all" => Arc::new(Shape::Tuple(Vec::new())),
                 _ => {
                     self.errors.push(Error::new(
                         ErrorKind::Unsupported,
@@ -574,7 +580,7 @@ impl<'a> Reader<'a> {
                              get-tuple-element and after-all may leave it out)"
                         ),
                     ));
-                    Shape::Tuple(Vec::new())
+                    Arc::new(Shape::Tuple(Vec::new()))
                 }
             },
         };
@@ -625,7 +631,7 @@ impl<'a> Reader<'a> {
         self.c.skip_trivia()?;
         let start = self.c.pos;
         let shape = if self.at_shape() {
-            Some(self.shape()?)
+            Some(self.shared_shape()?)
         } else {
             None
         };
@@ -676,16 +682,16 @@ impl<'a> Reader<'a> {
                 Operand::Named { name, shape, span } => {
                     let found = self
                         .names
-                        .find(hash(name), |&i| defined[i].name == *name)
-                        .map(|&i| &defined[i]);
+                        .get(name, |i| defined[i].name)
+                        .map(|i| &defined[i]);
                     if found.is_none() {
                         self.errors
                             .push(undefined("instruction", name, span.clone()));
                     }
                     if let Some(list) = &mut inferred {
                         match (shape, found) {
-                            (Some(s), _) => list.push(s.clone()),
-                            (None, Some(d)) => list.push(d.shape.clone()),
+                            (Some(s), _) => list.push(Shape::clone(s)),
+                            (None, Some(d)) => list.push(Shape::clone(&d.shape)),
                             (None, None) => list.push(Shape::Tuple(Vec::new())),
                         }
                     }
@@ -695,23 +701,23 @@ impl<'a> Reader<'a> {
                         self.resolve(nested, defined, false, depth + 1);
                     }
                     if let Some(list) = &mut inferred {
-                        list.push(nested.shape.clone());
+                        list.push(Shape::clone(&nested.shape));
                     }
                 }
             }
         }
         if infer && instruction.opcode == "after-all" {
-            instruction.shape = Shape::Token;
+            instruction.shape = Arc::new(Shape::Token);
         }
         if let Some(list) = inferred {
             if instruction.opcode == "tuple" {
-                instruction.shape = Shape::Tuple(list);
+                instruction.shape = Arc::new(Shape::Tuple(list));
             } else if let Some(Shape::Tuple(elements)) = list.into_iter().next() {
                 let index = instruction
                     .attribute("index")
                     .and_then(|v| v.parse::<usize>().ok());
                 match index.and_then(|i| elements.get(i)) {
-                    Some(element) => instruction.shape = element.clone(),
+                    Some(element) => instruction.shape = Arc::new(element.clone()),
                     None => self.errors.push(Error::new(
                         ErrorKind::Unsupported,
                         Some(instruction.span.clone()),
@@ -724,11 +730,7 @@ impl<'a> Reader<'a> {
         for attribute in &instruction.attributes {
             if attribute.name == "control-predecessors" {
                 for name in split_names(attribute.value) {
-                    if self
-                        .names
-                        .find(hash(name), |&i| defined[i].name == name)
-                        .is_none()
-                    {
+                    if self.names.get(name, |i| defined[i].name).is_none() {
                         self.errors
                             .push(undefined("instruction", name, attribute.span.clone()));
                     }
@@ -737,7 +739,7 @@ impl<'a> Reader<'a> {
                 for name in split_names(attribute.value) {
                     let known = self
                         .computation_names
-                        .find(hash(name), |&i| self.computations[i].name == name)
+                        .get(name, |i| self.computations[i].name)
                         .is_some();
                     if !known {
                         self.errors

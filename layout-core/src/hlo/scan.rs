@@ -150,6 +150,57 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Where the shape at the cursor ends, when its bytes alone tell: an element type, `[...]`
+    /// and a layout `{...}` written right after it, or a tuple's balanced parentheses.
+    /// `None` when unsure (a layout after whitespace or a comment, a string...): the caller
+    /// then relies on the shape parser alone.
+    pub(crate) fn shape_extent(&self) -> Option<usize> {
+        let b = self.bytes;
+        let mut i = self.pos;
+        if b.get(i) == Some(&b'(') {
+            let mut depth = 0usize;
+            loop {
+                match *b.get(i)? {
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    b'"' => return None,
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        while i < b.len() && class(b[i]) & IDENT != 0 {
+            i += 1;
+        }
+        if b.get(i) != Some(&b'[') {
+            return None;
+        }
+        i += memchr::memchr(b']', &b[i..])? + 1;
+        match b.get(i) {
+            Some(b'{') => match b.get(i + 1)? {
+                b'0'..=b'9' | b':' => Some(i + memchr::memchr(b'}', &b[i..])? + 1),
+                _ => None,
+            },
+            Some(&c) if class(c) & SPACE != 0 => {
+                let mut j = i;
+                while j < b.len() && class(b[j]) & SPACE != 0 {
+                    j += 1;
+                }
+                match b.get(j) {
+                    Some(b'{' | b'/') => None,
+                    _ => Some(i),
+                }
+            }
+            Some(b'/') => None,
+            _ => Some(i),
+        }
+    }
+
     /// The error for a missing `what` at the cursor.
     pub(crate) fn expected(&self, what: &str) -> Error {
         let start = self.pos;
