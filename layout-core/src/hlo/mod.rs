@@ -38,13 +38,15 @@
 //! assert_eq!(parse_module(&again).unwrap().to_string(), again);
 //! ```
 
+mod attribute;
 mod module;
 mod names;
+mod operand;
 mod print;
 mod read;
 mod scan;
 
-pub use module::{
-    Alias, Attribute, Computation, ComputationLayout, Instruction, Module, Operand, Signature,
-};
+pub use attribute::{Attribute, AttributeIter, Attributes};
+pub use module::{Alias, Computation, ComputationLayout, Instruction, Module, Signature};
+pub use operand::{Operand, OperandIter, Operands};
 pub use read::{MAX_NESTED_INSTRUCTIONS, parse_module};

@@ -1,11 +1,12 @@
 //! What a read HLO module holds: computations of instructions, each with its name, shape,
 //! opcode, operands and raw attributes, all borrowing from the module text.
 
-use alloc::boxed::Box;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::ops::Range;
 
+use crate::hlo::attribute::{Attribute, Attributes, is_call_attribute, split_names, strip_percent};
+use crate::hlo::operand::Operands;
 use crate::model::Shape;
 
 /// An HLO module: its header and its computations, in text order.
@@ -291,13 +292,13 @@ pub struct Instruction<'a> {
     /// `custom-call-start` (async sugar), `async-start`...
     pub opcode: &'a str,
     /// The operands, in order. Empty for `parameter(N)` and `constant(...)`.
-    pub operands: Vec<Operand<'a>>,
+    pub operands: Operands<'a>,
     /// `N` of `parameter(N)`.
     pub parameter_number: Option<i64>,
     /// The literal of `constant(...)`, raw: `1`, `{ {1, 2}, {3, 4} }`, `{...}`.
     pub literal: Option<&'a str>,
     /// The attributes after the operands, raw, in text order.
-    pub attributes: Vec<Attribute<'a>>,
+    pub attributes: Attributes<'a>,
     /// The root of its computation (marked `ROOT`, or the last instruction).
     pub is_root: bool,
     /// The byte range from `ROOT` or the name to the end of the last attribute.
@@ -312,7 +313,7 @@ impl<'a> Instruction<'a> {
     /// assert_eq!(m.entry().root().attribute("index"), Some("1"));
     /// ```
     pub fn attribute(&self, name: &str) -> Option<&'a str> {
-        find_attribute(&self.attributes, name)
+        self.attributes.get(name)
     }
 
     /// The computations this instruction calls, in attribute order, without `%`: `calls`,
@@ -326,7 +327,7 @@ impl<'a> Instruction<'a> {
     /// let called: Vec<_> = m.entry().root().called_computations().collect();
     /// assert_eq!(called, ["c", "b"]);
     /// ```
-    pub fn called_computations(&self) -> impl Iterator<Item = &'a str> + '_ {
+    pub fn called_computations(&self) -> impl Iterator<Item = &'a str> + use<'a> {
         self.attributes
             .iter()
             .filter(|a| is_call_attribute(a.name))
@@ -392,96 +393,6 @@ impl<'a> Instruction<'a> {
     }
 }
 
-/// One operand: a name (`%x`, maybe with its shape, `f32[2]{0} %x`) or an unnamed nested
-/// instruction such as `constant(1)`.
-///
-/// ```
-/// use xla_layout::hlo::Operand;
-/// let text = "e {\n  p = f32[] parameter(0)\n  ROOT s = f32[] add(f32[] %p, f32[] constant(1))\n}";
-/// let m = xla_layout::hlo::parse_module(text).unwrap();
-/// let ops = &m.entry().root().operands;
-/// assert!(matches!(&ops[0], Operand::Named { name: "p", shape: Some(_), .. }));
-/// let Operand::Nested(c) = &ops[1] else { panic!() };
-/// assert_eq!(c.literal, Some("1"));
-/// ```
-#[derive(Clone, Debug)]
-pub enum Operand<'a> {
-    /// An instruction defined earlier in the same computation.
-    Named {
-        /// Its name, without `%`.
-        name: &'a str,
-        /// The shape written before the name (older dumps), if any.
-        shape: Option<Arc<Shape>>,
-        /// The byte range of the shape (if any) and name.
-        span: Range<usize>,
-    },
-    /// An instruction written in place, without a name and without attributes.
-    Nested(Box<Instruction<'a>>),
-}
-
-impl<'a> Operand<'a> {
-    /// The operand's name; `None` for a nested instruction.
-    ///
-    /// ```
-    /// let m = xla_layout::hlo::parse_module("e {\n  p = f32[] parameter(0)\n  ROOT n = f32[] negate(%p)\n}").unwrap();
-    /// assert_eq!(m.entry().root().operands[0].name(), Some("p"));
-    /// ```
-    pub fn name(&self) -> Option<&'a str> {
-        match self {
-            Operand::Named { name, .. } => Some(name),
-            Operand::Nested(_) => None,
-        }
-    }
-}
-
-/// One `name=value` attribute, kept raw.
-///
-/// ```
-/// let m = xla_layout::hlo::parse_module("e {\n  ROOT c = f32[2] constant({1, 2}), sharding={replicated}\n}").unwrap();
-/// let a = &m.entry().root().attributes[0];
-/// assert_eq!((a.name, a.value), ("sharding", "{replicated}"));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Attribute<'a> {
-    /// The name before `=`.
-    pub name: &'a str,
-    /// The value as written: `{...}`, `"..."` with its quotes and escapes, `%comp`, `kLoop`...
-    pub value: &'a str,
-    /// The byte range of `name=value`.
-    pub span: Range<usize>,
-}
-
 fn find_attribute<'a>(attributes: &[Attribute<'a>], name: &str) -> Option<&'a str> {
     attributes.iter().find(|a| a.name == name).map(|a| a.value)
-}
-
-/// Whether the attribute names called computations.
-pub(crate) fn is_call_attribute(name: &str) -> bool {
-    matches!(
-        name,
-        "calls"
-            | "to_apply"
-            | "condition"
-            | "body"
-            | "select"
-            | "scatter"
-            | "true_computation"
-            | "false_computation"
-            | "branch_computations"
-            | "called_computations"
-    )
-}
-
-/// The names of a call attribute's value: `%a`, `{%a, %b}` or `%a, %b`, without `%`.
-pub(crate) fn split_names(value: &str) -> impl Iterator<Item = &str> {
-    value
-        .trim_start_matches('{')
-        .trim_end_matches('}')
-        .split(',')
-        .map(|n| strip_percent(n.trim()))
-        .filter(|n| !n.is_empty())
-}
-
-fn strip_percent(name: &str) -> &str {
-    name.strip_prefix('%').unwrap_or(name)
 }

@@ -3,7 +3,9 @@
 
 use core::fmt::{self, Display, Formatter};
 
-use crate::hlo::module::{Attribute, Computation, Instruction, Module, Operand, Signature};
+use crate::hlo::attribute::Attribute;
+use crate::hlo::module::{Computation, Instruction, Module, Signature};
+use crate::hlo::operand::Operand;
 
 impl Display for Module<'_> {
     /// ```
@@ -108,20 +110,20 @@ impl Instruction<'_> {
 }
 
 impl Display for Operand<'_> {
+    /// `SHAPE %name` or `%name`, the shape canonical; a nested instruction as written.
+    ///
     /// ```
     /// let m = xla_layout::hlo::parse_module("e {\n  p = f32[] parameter(0)\n  ROOT n = f32[] add(f32[] p, p)\n}").unwrap();
-    /// let ops = &m.entry().root().operands;
-    /// assert_eq!((ops[0].to_string(), ops[1].to_string()), ("f32[] %p".into(), "%p".into()));
+    /// let ops: Vec<_> = m.entry().root().operands.iter().map(|o| o.to_string()).collect();
+    /// assert_eq!(ops, ["f32[] %p", "%p"]);
     /// ```
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            Operand::Named {
-                name,
-                shape: Some(shape),
-                ..
-            } => write!(f, "{shape} %{name}"),
-            Operand::Named { name, .. } => write!(f, "%{name}"),
-            Operand::Nested(nested) => nested.fmt_rhs(f),
+        if self.is_nested() {
+            return f.write_str(self.text());
+        }
+        match self.shape() {
+            Some(shape) => write!(f, "{shape} %{}", self.name),
+            None => write!(f, "%{}", self.name),
         }
     }
 }

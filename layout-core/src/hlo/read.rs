@@ -12,11 +12,10 @@ use core::ops::Range;
 
 use hashbrown::HashTable;
 
-use crate::hlo::module::{
-    Alias, Attribute, Computation, ComputationLayout, Instruction, Module, Operand, Signature,
-    is_call_attribute, split_names,
-};
-use crate::hlo::names::{NameTable, hash};
+use crate::hlo::attribute::{Attribute, Attributes, is_call_attribute, split_names};
+use crate::hlo::module::{Alias, Computation, ComputationLayout, Instruction, Module, Signature};
+use crate::hlo::names::{NameTable, hash, same};
+use crate::hlo::operand::Operands;
 use crate::hlo::scan::Cursor;
 use crate::model::{Error, ErrorKind, Errors, Shape};
 use crate::text::parse_embedded;
@@ -49,6 +48,9 @@ pub fn parse_module(text: &str) -> Result<Module<'_>, Errors> {
         computation_names: NameTable::default(),
         names: NameTable::default(),
         shapes: HashTable::new(),
+        attributes: Vec::new(),
+        instructions: Vec::new(),
+        operand_shapes: Vec::new(),
     };
     match r.module() {
         Ok(module) if r.errors.is_empty() => Ok(module),
@@ -67,6 +69,12 @@ struct Reader<'a> {
     computation_names: NameTable,
     /// The instructions of the computation being read, by name.
     names: NameTable,
+    /// The instructions of the computation being read.
+    instructions: Vec<Instruction<'a>>,
+    /// The operand shapes of the instruction being read, when its shape is inferred.
+    operand_shapes: Vec<Shape>,
+    /// The attributes of the instruction being read.
+    attributes: Vec<Attribute<'a>>,
     /// Every valid shape read so far, by its exact text: a module repeats few shapes many
     /// times, and the same text always reads as the same shape.
     shapes: HashTable<(u64, &'a str, Arc<Shape>)>,
@@ -173,7 +181,7 @@ impl<'a> Reader<'a> {
         };
         let key = &self.c.src[start..extent];
         let h = hash(key);
-        if let Some((_, _, shape)) = self.shapes.find(h, |(h2, k, _)| *h2 == h && *k == key) {
+        if let Some((_, _, shape)) = self.shapes.find(h, |(h2, k, _)| *h2 == h && same(k, key)) {
             self.c.pos = extent;
             return Ok(Arc::clone(shape));
         }
@@ -212,43 +220,13 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Whether a shape starts at the cursor: `(` or an element type followed by `[`.
-    fn at_shape(&self) -> bool {
-        self.c.peek() == Some(b'(') || self.c.ident_followed_by(b'[')
-    }
-
     /// `attr_name=value` after a `,`, value kept raw.
     fn attribute(&mut self) -> Result<Attribute<'a>, Error> {
-        self.c.skip_trivia()?;
-        if !self.c.ident_followed_by(b'=') {
-            return Err(self.c.expected("an attribute `name=value` after `,`"));
-        }
-        let (name, span) = self.name("an attribute name")?;
-        self.c.pos += 1;
-        self.c.skip_trivia()?;
-        let mut value = self.c.skip_value()?;
-        if value.is_empty() {
-            return Err(self.c.expected(&format!("a value after `{name}=`")));
-        }
-        // `calls=%a, %b`: the names of several computations, joined by `, `.
-        if name == "calls" {
-            loop {
-                let save = self.c.pos;
-                if !self.c.eat(b',')? {
-                    break;
-                }
-                self.c.skip_trivia()?;
-                if self.c.ident_followed_by(b'=') || self.c.peek() != Some(b'%') {
-                    self.c.pos = save;
-                    break;
-                }
-                value.end = self.c.skip_value()?.end;
-            }
-        }
+        let (name, start, value) = self.c.attribute()?;
         Ok(Attribute {
             name,
             value: &self.c.src[value.clone()],
-            span: span.start..value.end,
+            span: start..value.end,
         })
     }
 
@@ -390,7 +368,12 @@ impl<'a> Reader<'a> {
         };
         let open = self.c.expect(b'{', "`{` to open the computation's body")?;
         self.names.reset();
-        let mut instructions: Vec<Instruction<'a>> = Vec::new();
+        // About one instruction a line: reserving up to the first line that starts with `}`
+        // saves growing the list.
+        let body = &self.c.src.as_bytes()[self.c.pos..];
+        let lines = memchr::memmem::find(body, b"\n}")
+            .map_or(0, |end| memchr::memchr_iter(b'\n', &body[..end]).count());
+        self.instructions = Vec::with_capacity(lines.min(body.len() / 8));
         let mut root: Option<usize> = None;
         loop {
             self.c.skip_trivia()?;
@@ -405,8 +388,11 @@ impl<'a> Reader<'a> {
                 }
                 _ => {}
             }
-            let (mut instruction, name_span, infer) = self.instruction()?;
-            self.resolve(&mut instruction, &instructions, infer, 0);
+            let index = self.instructions.len();
+            let (instruction, name_span, infer) = self.instruction()?;
+            self.instructions.push(instruction);
+            self.resolve(index, infer);
+            let instruction = &self.instructions[index];
             if instruction.is_root {
                 if let Some(first) = root {
                     self.errors.push(Error::new(
@@ -414,17 +400,17 @@ impl<'a> Reader<'a> {
                         Some(instruction.span.start..instruction.span.start + 4),
                         format!(
                             "a second ROOT in `{name}`; `{}` is already its root",
-                            instructions[first].name
+                            self.instructions[first].name
                         ),
                     ));
                 } else {
-                    root = Some(instructions.len());
+                    root = Some(index);
                 }
             }
-            let index = instructions.len();
+            let instructions = &self.instructions;
             if self
                 .names
-                .insert(instruction.name, index, |i| instructions[i].name)
+                .insert(instructions[index].name, index, |i| instructions[i].name)
                 .is_some()
             {
                 self.errors.push(Error::new(
@@ -432,14 +418,14 @@ impl<'a> Reader<'a> {
                     Some(name_span),
                     format!(
                         "instruction `{}` already exists in `{name}`; names are unique in a computation",
-                        instruction.name
+                        instructions[index].name
                     ),
                 ));
             }
-            instructions.push(instruction);
         }
         self.c.pos += 1;
         let end = self.c.pos;
+        let mut instructions = core::mem::take(&mut self.instructions);
         let Some(last) = instructions.len().checked_sub(1) else {
             return Err(Error::new(
                 ErrorKind::UnexpectedToken,
@@ -508,6 +494,7 @@ impl<'a> Reader<'a> {
 
     /// `[ROOT ]name = rhs`; also returns the name's span and whether the shape is to be
     /// inferred.
+    #[inline(always)]
     fn instruction(&mut self) -> Result<(Instruction<'a>, Range<usize>, bool), Error> {
         let start = self.c.pos;
         let (mut name, mut name_span) =
@@ -532,14 +519,19 @@ impl<'a> Reader<'a> {
         depth: usize,
     ) -> Result<(Instruction<'a>, bool), Error> {
         self.c.skip_trivia()?;
-        let shape = if self.at_shape() {
+        let shape = if self.c.at_shape() {
             Some(self.shared_shape()?)
         } else {
             None
         };
         let (opcode, opcode_span) = self.name("an opcode such as `add`")?;
         let open = self.c.expect(b'(', "`(` after the opcode")?;
-        let mut operands = Vec::new();
+        let collect =
+            depth == 0 && shape.is_none() && matches!(opcode, "tuple" | "get-tuple-element");
+        if collect {
+            self.operand_shapes.clear();
+        }
+        let mut close = open + 1;
         let mut parameter_number = None;
         let mut literal = None;
         match opcode {
@@ -555,13 +547,14 @@ impl<'a> Reader<'a> {
             _ => {
                 if !self.c.eat(b')')? {
                     loop {
-                        operands.push(self.operand(depth)?);
+                        self.operand(depth, collect)?;
                         if !self.c.eat(b',')? {
                             self.c.expect(b')', "`,` or `)` after an operand")?;
                             break;
                         }
                     }
                 }
+                close = self.c.pos - 1;
             }
         }
         let written = shape.is_some();
@@ -588,30 +581,29 @@ impl<'a> Reader<'a> {
             name,
             shape,
             opcode,
-            operands,
+            operands: Operands::new(self.c.src, open + 1..close),
             parameter_number,
             literal,
-            attributes: Vec::new(),
+            attributes: Attributes::new(self.c.src, 0..0),
             is_root: false,
             span: start..self.c.pos,
         };
         Ok((instruction, written))
     }
 
-    /// `, name=value` attributes after the operands.
+    /// `, name=value` attributes after the operands, into `self.attributes` (which the
+    /// checks of [`Reader::resolve`] read).
     fn attributes(&mut self, instruction: &mut Instruction<'a>) -> Result<(), Error> {
+        self.attributes.clear();
+        let start = self.c.pos;
         loop {
             let save = self.c.pos;
             if !self.c.eat(b',')? {
                 self.c.pos = save;
-                return Ok(());
+                break;
             }
             let attribute = self.attribute()?;
-            if let Some(first) = instruction
-                .attributes
-                .iter()
-                .find(|a| a.name == attribute.name)
-            {
+            if let Some(first) = self.attributes.iter().find(|a| a.name == attribute.name) {
                 self.errors.push(Error::new(
                     ErrorKind::DuplicateAttribute,
                     Some(attribute.span.start..attribute.span.start + attribute.name.len()),
@@ -622,15 +614,19 @@ impl<'a> Reader<'a> {
                 ));
             }
             instruction.span.end = attribute.span.end;
-            instruction.attributes.push(attribute);
+            self.attributes.push(attribute);
         }
+        let end = self.attributes.last().map_or(start, |a| a.span.end);
+        instruction.attributes = Attributes::new(self.c.src, start..end);
+        Ok(())
     }
 
-    /// `[SHAPE] name` or a nested `[SHAPE] opcode(operands)`.
-    fn operand(&mut self, depth: usize) -> Result<Operand<'a>, Error> {
+    /// `[SHAPE] name` or a nested `[SHAPE] opcode(operands)`: checks that the name is
+    /// defined earlier, and with `collect` keeps the operand's shape in `self.operand_shapes`.
+    fn operand(&mut self, depth: usize, collect: bool) -> Result<(), Error> {
         self.c.skip_trivia()?;
         let start = self.c.pos;
-        let shape = if self.at_shape() {
+        let shape = if self.c.at_shape() {
             Some(self.shared_shape()?)
         } else {
             None
@@ -654,83 +650,68 @@ impl<'a> Reader<'a> {
             // A nested instruction: re-read it from its shape (or opcode).
             self.c.pos = if shape.is_some() { start } else { name_start };
             let (nested, _) = self.rhs("", start, depth + 1)?;
-            return Ok(Operand::Nested(alloc::boxed::Box::new(nested)));
+            if collect {
+                self.operand_shapes.push(Shape::clone(&nested.shape));
+            }
+            return Ok(());
         }
         self.c.pos = after;
-        Ok(Operand::Named {
-            name,
-            shape,
-            span: start..span.end,
-        })
+        let found = self.names.get(name, |i| self.instructions[i].name);
+        if found.is_none() {
+            self.errors
+                .push(undefined("instruction", name, start..span.end));
+        }
+        if collect {
+            let shape = match (shape, found) {
+                (Some(s), _) => Shape::clone(&s),
+                (None, Some(i)) => Shape::clone(&self.instructions[i].shape),
+                (None, None) => Shape::Tuple(Vec::new()),
+            };
+            self.operand_shapes.push(shape);
+        }
+        Ok(())
     }
 
-    /// Checks that operands, control predecessors and called computations are defined, and
-    /// infers the shape of `tuple`, `get-tuple-element` and `after-all` written without one.
-    fn resolve(
-        &mut self,
-        instruction: &mut Instruction<'a>,
-        defined: &[Instruction<'a>],
-        infer: bool,
-        depth: usize,
-    ) {
-        let mut inferred: Option<Vec<Shape>> = match instruction.opcode {
-            "tuple" | "get-tuple-element" if infer => Some(Vec::new()),
-            _ => None,
-        };
-        for operand in &mut instruction.operands {
-            match operand {
-                Operand::Named { name, shape, span } => {
-                    let found = self
-                        .names
-                        .get(name, |i| defined[i].name)
-                        .map(|i| &defined[i]);
-                    if found.is_none() {
-                        self.errors
-                            .push(undefined("instruction", name, span.clone()));
-                    }
-                    if let Some(list) = &mut inferred {
-                        match (shape, found) {
-                            (Some(s), _) => list.push(Shape::clone(s)),
-                            (None, Some(d)) => list.push(Shape::clone(&d.shape)),
-                            (None, None) => list.push(Shape::Tuple(Vec::new())),
-                        }
-                    }
-                }
-                Operand::Nested(nested) => {
-                    if depth < MAX_NESTED_INSTRUCTIONS {
-                        self.resolve(nested, defined, false, depth + 1);
-                    }
-                    if let Some(list) = &mut inferred {
-                        list.push(Shape::clone(&nested.shape));
-                    }
-                }
-            }
-        }
-        if infer && instruction.opcode == "after-all" {
-            instruction.shape = Arc::new(Shape::Token);
-        }
-        if let Some(list) = inferred {
-            if instruction.opcode == "tuple" {
-                instruction.shape = Arc::new(Shape::Tuple(list));
-            } else if let Some(Shape::Tuple(elements)) = list.into_iter().next() {
+    /// Infers the shape of `tuple`, `get-tuple-element` and `after-all` written without one,
+    /// and checks that control predecessors and called computations are defined.
+    fn resolve(&mut self, index: usize, infer: bool) {
+        let instruction = &self.instructions[index];
+        let inferred = match instruction.opcode {
+            "after-all" if infer => Some(Shape::Token),
+            "tuple" if infer => Some(Shape::Tuple(core::mem::take(&mut self.operand_shapes))),
+            "get-tuple-element" if infer => {
                 let index = instruction
                     .attribute("index")
                     .and_then(|v| v.parse::<usize>().ok());
-                match index.and_then(|i| elements.get(i)) {
-                    Some(element) => instruction.shape = Arc::new(element.clone()),
-                    None => self.errors.push(Error::new(
-                        ErrorKind::Unsupported,
-                        Some(instruction.span.clone()),
-                        "the shape of this get-tuple-element cannot be inferred: its `index=` does \
-                         not name an element of its operand's tuple; write the shape",
-                    )),
+                match (self.operand_shapes.first(), index) {
+                    (Some(Shape::Tuple(elements)), Some(i)) if i < elements.len() => {
+                        Some(elements[i].clone())
+                    }
+                    _ => {
+                        self.errors.push(Error::new(
+                            ErrorKind::Unsupported,
+                            Some(instruction.span.clone()),
+                            "the shape of this get-tuple-element cannot be inferred: its `index=` \
+                             does not name an element of its operand's tuple; write the shape",
+                        ));
+                        None
+                    }
                 }
             }
+            _ => None,
+        };
+        if let Some(shape) = inferred {
+            self.instructions[index].shape = Arc::new(shape);
         }
-        for attribute in &instruction.attributes {
+        let attributes = core::mem::take(&mut self.attributes);
+        for attribute in &attributes {
             if attribute.name == "control-predecessors" {
                 for name in split_names(attribute.value) {
-                    if self.names.get(name, |i| defined[i].name).is_none() {
+                    if self
+                        .names
+                        .get(name, |i| self.instructions[i].name)
+                        .is_none()
+                    {
                         self.errors
                             .push(undefined("instruction", name, attribute.span.clone()));
                     }
@@ -748,5 +729,6 @@ impl<'a> Reader<'a> {
                 }
             }
         }
+        self.attributes = attributes;
     }
 }

@@ -48,6 +48,7 @@ fn class(b: u8) -> u8 {
 }
 
 /// A position in the module text.
+#[derive(Clone)]
 pub(crate) struct Cursor<'a> {
     pub(crate) src: &'a str,
     bytes: &'a [u8],
@@ -60,6 +61,14 @@ impl<'a> Cursor<'a> {
             src,
             bytes: src.as_bytes(),
             pos: 0,
+        }
+    }
+
+    pub(crate) fn at(src: &'a str, pos: usize) -> Self {
+        Cursor {
+            src,
+            bytes: src.as_bytes(),
+            pos,
         }
     }
 
@@ -150,6 +159,11 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Whether a shape starts at the cursor: `(` or an element type followed by `[`.
+    pub(crate) fn at_shape(&self) -> bool {
+        self.peek() == Some(b'(') || self.ident_followed_by(b'[')
+    }
+
     /// Where the shape at the cursor ends, when its bytes alone tell: an element type, `[...]`
     /// and a layout `{...}` written right after it, or a tuple's balanced parentheses.
     /// `None` when unsure (a layout after whitespace or a comment, a string...): the caller
@@ -181,22 +195,28 @@ impl<'a> Cursor<'a> {
             return None;
         }
         i += memchr::memchr(b']', &b[i..])? + 1;
-        match b.get(i) {
-            Some(b'{') => match b.get(i + 1)? {
-                b'0'..=b'9' | b':' => Some(i + memchr::memchr(b'}', &b[i..])? + 1),
-                _ => None,
-            },
-            Some(&c) if class(c) & SPACE != 0 => {
-                let mut j = i;
+        if b.get(i) == Some(&b'{') && matches!(b.get(i + 1), Some(b'0'..=b'9' | b':')) {
+            // A layout; layouts hold no braces.
+            return Some(i + memchr::memchr(b'}', &b[i..])? + 1);
+        }
+        // No layout: the shape parser then looks at the next token, and would read a `{`
+        // followed by an integer or `:` (trivia allowed) as a layout.
+        let mut j = i;
+        while j < b.len() && class(b[j]) & SPACE != 0 {
+            j += 1;
+        }
+        match b.get(j) {
+            Some(b'/') => None,
+            Some(b'{') => {
+                j += 1;
                 while j < b.len() && class(b[j]) & SPACE != 0 {
                     j += 1;
                 }
                 match b.get(j) {
-                    Some(b'{' | b'/') => None,
+                    Some(b'0'..=b'9' | b':' | b'-' | b'/') => None,
                     _ => Some(i),
                 }
             }
-            Some(b'/') => None,
             _ => Some(i),
         }
     }
@@ -270,6 +290,39 @@ impl<'a> Cursor<'a> {
                 }
             }
         }
+    }
+
+    /// `attr_name=value` after a `,`: the name, where it starts, and the raw value's range.
+    /// `calls=%a, %b` (several computations joined by `, `) is one value.
+    pub(crate) fn attribute(&mut self) -> Result<(&'a str, usize, Range<usize>), Error> {
+        self.skip_trivia()?;
+        if !self.ident_followed_by(b'=') {
+            return Err(self.expected("an attribute `name=value` after `,`"));
+        }
+        let Some((name, span)) = self.ident()? else {
+            return Err(self.expected("an attribute name"));
+        };
+        self.pos += 1;
+        self.skip_trivia()?;
+        let mut value = self.skip_value()?;
+        if value.is_empty() {
+            return Err(self.expected(&format!("a value after `{name}=`")));
+        }
+        if name == "calls" {
+            loop {
+                let save = self.pos;
+                if !self.eat(b',')? {
+                    break;
+                }
+                self.skip_trivia()?;
+                if self.ident_followed_by(b'=') || self.peek() != Some(b'%') {
+                    self.pos = save;
+                    break;
+                }
+                value.end = self.skip_value()?.end;
+            }
+        }
+        Ok((name, span.start, value))
     }
 
     /// Skips a value kept raw, such as an attribute value: at depth 0 it ends before
