@@ -19,24 +19,6 @@ pub(crate) fn hash(text: &str) -> u64 {
     h
 }
 
-/// Whether two short texts are equal, without a call to `memcmp`: names and shape texts
-/// are a few dozen bytes, where the call costs more than the comparison.
-#[inline]
-pub(crate) fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut ca = a.chunks_exact(8);
-    let mut cb = b.chunks_exact(8);
-    for (x, y) in (&mut ca).zip(&mut cb) {
-        if x != y {
-            return false;
-        }
-    }
-    ca.remainder() == cb.remainder()
-}
-
 /// Indices by name. The owner keeps the names; the table keeps each one's hash, so growing
 /// it never reads them again.
 #[derive(Default)]
@@ -49,7 +31,7 @@ impl NameTable {
     pub(crate) fn get<'s>(&self, name: &str, name_of: impl Fn(usize) -> &'s str) -> Option<usize> {
         let h = hash(name);
         self.table
-            .find(h, |&(h2, i)| h2 == h && same(name_of(i), name))
+            .find(h, |&(h2, i)| h2 == h && name_of(i) == name)
             .map(|&(_, i)| i)
     }
 
@@ -63,7 +45,7 @@ impl NameTable {
         let h = hash(name);
         match self.table.entry(
             h,
-            |&(h2, i)| h2 == h && same(name_of(i), name),
+            |&(h2, i)| h2 == h && name_of(i) == name,
             |&(h2, _)| h2,
         ) {
             hashbrown::hash_table::Entry::Occupied(o) => Some(o.get().1),

@@ -14,7 +14,7 @@ use hashbrown::HashTable;
 
 use crate::hlo::attribute::{Attribute, Attributes, is_call_attribute, split_names};
 use crate::hlo::module::{Alias, Computation, ComputationLayout, Instruction, Module, Signature};
-use crate::hlo::names::{NameTable, hash, same};
+use crate::hlo::names::{NameTable, hash};
 use crate::hlo::operand::Operands;
 use crate::hlo::scan::Cursor;
 use crate::model::{Error, ErrorKind, Errors, Shape};
@@ -164,6 +164,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A name (identifier, optional `%`) or an error saying `what` was expected.
+    #[inline]
     fn name(&mut self, what: &str) -> Result<(&'a str, Range<usize>), Error> {
         self.c.skip_trivia()?;
         match self.c.ident()? {
@@ -181,7 +182,7 @@ impl<'a> Reader<'a> {
         };
         let key = &self.c.src[start..extent];
         let h = hash(key);
-        if let Some((_, _, shape)) = self.shapes.find(h, |(h2, k, _)| *h2 == h && same(k, key)) {
+        if let Some((_, _, shape)) = self.shapes.find(h, |(h2, k, _)| *h2 == h && *k == key) {
             self.c.pos = extent;
             return Ok(Arc::clone(shape));
         }
@@ -368,12 +369,7 @@ impl<'a> Reader<'a> {
         };
         let open = self.c.expect(b'{', "`{` to open the computation's body")?;
         self.names.reset();
-        // About one instruction a line: reserving up to the first line that starts with `}`
-        // saves growing the list.
-        let body = &self.c.src.as_bytes()[self.c.pos..];
-        let lines = memchr::memmem::find(body, b"\n}")
-            .map_or(0, |end| memchr::memchr_iter(b'\n', &body[..end]).count());
-        self.instructions = Vec::with_capacity(lines.min(body.len() / 8));
+        self.instructions = Vec::new();
         let mut root: Option<usize> = None;
         loop {
             self.c.skip_trivia()?;

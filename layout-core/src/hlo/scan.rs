@@ -81,6 +81,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skips whitespace and comments.
+    #[inline]
     pub(crate) fn skip_trivia(&mut self) -> Result<(), Error> {
         loop {
             while self.pos < self.bytes.len() && class(self.bytes[self.pos]) & SPACE != 0 {
@@ -101,6 +102,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skips a `/* ... */` comment that starts at the cursor.
+    #[inline(never)]
     fn skip_block_comment(&mut self) -> Result<(), Error> {
         let start = self.pos;
         match memchr::memmem::find(&self.bytes[start + 2..], b"*/") {
@@ -118,18 +120,13 @@ impl<'a> Cursor<'a> {
 
     /// The identifier at the cursor, `[A-Za-z_][A-Za-z0-9_.-]*`, with an optional leading `%`
     /// that is not part of it. `None` (the cursor unmoved) if there is none.
+    #[inline(always)]
     pub(crate) fn ident(&mut self) -> Result<Option<(&'a str, Range<usize>)>, Error> {
         let start = self.pos;
         let first = usize::from(self.peek() == Some(b'%'));
         match self.peek_at(first) {
             Some(b) if class(b) & IDENT_START != 0 => {}
-            _ if first == 1 => {
-                return Err(Error::new(
-                    ErrorKind::InvalidCharacter,
-                    Some(start..start + 1),
-                    "`%` must be followed by a name such as `%add.1`",
-                ));
-            }
+            _ if first == 1 => return Err(percent_without_name(start)),
             _ => return Ok(None),
         }
         let name_start = start + first;
@@ -222,6 +219,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The error for a missing `what` at the cursor.
+    #[cold]
     pub(crate) fn expected(&self, what: &str) -> Error {
         let start = self.pos;
         let Some(ch) = self.src[start..].chars().next() else {
@@ -248,6 +246,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Consumes `byte` (after trivia) or fails with "expected `what`".
+    #[inline]
     pub(crate) fn expect(&mut self, byte: u8, what: &str) -> Result<usize, Error> {
         self.skip_trivia()?;
         if self.peek() == Some(byte) {
@@ -259,6 +258,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Consumes `byte` (after trivia) if it is next.
+    #[inline]
     pub(crate) fn eat(&mut self, byte: u8) -> Result<bool, Error> {
         self.skip_trivia()?;
         if self.peek() == Some(byte) {
@@ -392,6 +392,16 @@ impl<'a> Cursor<'a> {
     }
 }
 
+#[cold]
+fn percent_without_name(at: usize) -> Error {
+    Error::new(
+        ErrorKind::InvalidCharacter,
+        Some(at..at + 1),
+        "`%` must be followed by a name such as `%add.1`",
+    )
+}
+
+#[cold]
 fn unclosed(at: usize, open: u8) -> Error {
     let close = match open {
         b'{' => '}',
