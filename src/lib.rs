@@ -64,7 +64,7 @@
 #![no_std]
 #![forbid(unsafe_code)]
 
-pub use xla_layout_core::typed::Layout;
+pub use xla_layout_core::typed::{Layout, StaticLayout};
 pub use xla_layout_core::*;
 
 /// An XLA shape-and-layout literal as a type, checked at compile time.
