@@ -8,7 +8,7 @@
 //! The probes are plain Rust with no `unsafe` code; `#[unsafe(no_mangle)]` only keeps the
 //! symbol names readable in the assembly.
 
-use xla_layout::Layout;
+use xla_layout::StaticLayout;
 use xla_layout::layout;
 
 /// Untiled row-major (the default layout).
