@@ -33,6 +33,7 @@ pub mod elem;
 mod error;
 mod expr;
 mod list;
+mod matrix;
 mod scalar;
 mod storage;
 
@@ -44,6 +45,7 @@ pub use dynamic::{DynArray, DynMeta};
 pub use dynamic::DynExtents;
 pub use elem::ElementType;
 pub use error::{DimsError, LengthError};
+pub use matrix::{FitsTiles, Matrix, PaddedTo};
 #[doc(hidden)]
 pub use elem::marker_name;
 #[doc(hidden)]
