@@ -40,7 +40,12 @@ fn agrees<L: Layout>(dims: &[usize]) -> Result<(), TestCaseError> {
             entries[d] = rest % dims[d];
             rest /= dims[d];
         }
-        prop_assert_eq!(L::offset_in(&extents, index::<L>(&entries)), offset, "{:?}", entries);
+        prop_assert_eq!(
+            L::offset_in(&extents, index::<L>(&entries)),
+            offset,
+            "{:?}",
+            entries
+        );
     }
     Ok(())
 }
@@ -93,10 +98,26 @@ fn bounds_are_checked_when_extents_are_given() {
     let e = Tensor::<Rows>::zeros([4097, 128]).unwrap_err();
     assert_eq!(
         e,
-        DimsError::PastBound { layout: Rows::CANONICAL, dim: 0, bound: 4096, found: 4097 }
+        DimsError::PastBound {
+            layout: Rows::CANONICAL,
+            dim: 0,
+            bound: 4096,
+            found: 4097
+        }
     );
     let e = Tensor::<Rows>::from_logical([2, 64], &[0.0; 128]).unwrap_err();
-    assert!(matches!(e, DimsError::Static { dim: 1, size: 128, found: 64, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            DimsError::Static {
+                dim: 1,
+                size: 128,
+                found: 64,
+                ..
+            }
+        ),
+        "{e}"
+    );
     let e = Tensor::<Rows>::from_logical([2, 128], &[0.0; 5]).unwrap_err();
     assert!(matches!(e, DimsError::Length(_)), "{e}");
     // `?` accepts extents as long as the size fits.

@@ -8,7 +8,9 @@ use xla_layout::typed::{
     F4e2m1fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu, I1, I2, I4, U1, U2,
     U4,
 };
-use xla_layout::{ArrayShape, Layout, StaticLayout, PaddingValue, Plan, PrimitiveType, layout, parse_array};
+use xla_layout::{
+    ArrayShape, Layout, PaddingValue, Plan, PrimitiveType, StaticLayout, layout, parse_array,
+};
 
 /// Two modules naming the same layout, written differently.
 mod producer {
@@ -344,12 +346,20 @@ fn dyn_agrees<L: Layout>(dims: &[usize]) {
     assert_eq!(sizes.elements, plan.elements(), "{text}: elements");
     assert_eq!(sizes.physical_elements, plan.physical_elements(), "{text}");
     assert_eq!(sizes.size_bytes, plan.size_bytes(), "{text}: size_bytes");
-    assert_eq!(L::size_bytes(d), Ok(plan.size_bytes()), "{text}: size_bytes(dims)");
+    assert_eq!(
+        L::size_bytes(d),
+        Ok(plan.size_bytes()),
+        "{text}: size_bytes(dims)"
+    );
     assert_eq!(L::plan_in(&extents), plan, "{text}: plan");
     for index in indices(plan.dims()) {
         let mut i = L::Index::default();
         i.as_mut().copy_from_slice(&index);
-        assert_eq!(L::offset_in(&extents, i), plan.offset(&index), "{text}: {index:?}");
+        assert_eq!(
+            L::offset_in(&extents, i),
+            plan.offset(&index),
+            "{text}: {index:?}"
+        );
         assert_eq!(L::checked_offset_in(&extents, i), Some(plan.offset(&index)));
     }
 }

@@ -265,7 +265,11 @@ mod x86 {
             if let Some(hand) = hand {
                 let (hand_body, hand_text) = &functions[hand];
                 println!("{hand:<24} {}", hand_body.len());
-                assert_eq!(runtime_multiplies(hand_body), multiplies, "{hand}:\n{hand_text}");
+                assert_eq!(
+                    runtime_multiplies(hand_body),
+                    multiplies,
+                    "{hand}:\n{hand_text}"
+                );
                 assert!(
                     body.len() <= hand_body.len() + 2,
                     "{probe} takes {} instructions, the hand-written closed form {} (plus two \

@@ -26,15 +26,15 @@ use core::fmt;
 
 #[cfg(feature = "ndarray")]
 pub use self::ndarray::NdarrayError;
+pub use crate::typed::LengthError;
 pub use aligned::{AlignedBuf, BUFFER_ALIGN};
 #[cfg(feature = "bytemuck")]
 pub use bytes::BytesError;
-pub use crate::typed::LengthError;
 
 use crate::index::{LogicalOffsets, MemoryOrder};
 use crate::typed::{
-    DimsError, DynArray, DynExtents, ElementType, Layout, SameArrayAs, Sizes, Static,
-    StaticLayout, StorageKind,
+    DimsError, DynArray, DynExtents, ElementType, Layout, SameArrayAs, Sizes, Static, StaticLayout,
+    StorageKind,
 };
 
 /// A tensor: storage `D` (owned or borrowed words) holding an array laid out as `L`, with
@@ -119,7 +119,11 @@ impl<L: Layout> TensorBase<AlignedBuf<L::Word>, L> {
     /// assert_eq!(t.unwrap().to_logical(), [1, 2, 3, 4]);
     /// ```
     pub fn from_storage_in(extents: L::Extents, words: &[L::Word]) -> Result<Self, LengthError> {
-        check_len(L::sizes(&extents).storage_words, words.len(), "physical storage")?;
+        check_len(
+            L::sizes(&extents).storage_words,
+            words.len(),
+            "physical storage",
+        )?;
         Ok(TensorBase {
             data: AlignedBuf::from_slice(words),
             extents,
@@ -313,7 +317,11 @@ impl<'a, L: Layout> TensorBase<&'a [L::Word], L> {
     /// assert_eq!(t.get([0, 1]), Some(2.0));
     /// ```
     pub fn from_slice_in(extents: L::Extents, words: &'a [L::Word]) -> Result<Self, LengthError> {
-        check_len(L::sizes(&extents).storage_words, words.len(), "physical storage")?;
+        check_len(
+            L::sizes(&extents).storage_words,
+            words.len(),
+            "physical storage",
+        )?;
         Ok(TensorBase {
             data: words,
             extents,
@@ -357,7 +365,11 @@ impl<'a, L: Layout> TensorBase<&'a mut [L::Word], L> {
         extents: L::Extents,
         words: &'a mut [L::Word],
     ) -> Result<Self, LengthError> {
-        check_len(L::sizes(&extents).storage_words, words.len(), "physical storage")?;
+        check_len(
+            L::sizes(&extents).storage_words,
+            words.len(),
+            "physical storage",
+        )?;
         Ok(TensorBase {
             data: words,
             extents,
@@ -760,7 +772,7 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
     pub fn copy_from<D2, L2>(&mut self, src: &TensorBase<D2, L2>)
     where
         D2: AsRef<[L2::Word]>,
-        L2: SameArrayAs<L> + Layout<Elem = L::Elem>,
+        L2: SameArrayAs<L>,
     {
         if let Err(e) = self.try_copy_from(src) {
             panic!("{e}");
@@ -785,7 +797,7 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
     pub fn try_copy_from<D2, L2>(&mut self, src: &TensorBase<D2, L2>) -> Result<(), DimsError>
     where
         D2: AsRef<[L2::Word]>,
-        L2: SameArrayAs<L> + Layout<Elem = L::Elem>,
+        L2: SameArrayAs<L>,
     {
         let (ours, theirs) = (self.dims(), src.dims());
         if let Some(dim) = (0..L::RANK).find(|&d| ours.as_ref()[d] != theirs.as_ref()[d]) {

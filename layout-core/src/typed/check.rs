@@ -21,7 +21,7 @@ use super::{Layout, StaticLayout};
             STORAGE, DIMS, MINOR_TO_MAJOR, ...>`), and reshape or convert first if you meant \
             a different array"
 )]
-pub trait SameArrayAs<L: ?Sized> {}
+pub trait SameArrayAs<L: Layout>: Layout<Elem = L::Elem> {}
 
 #[diagnostic::do_not_recommend]
 impl<A: Layout, B: Layout<Elem = A::Elem, Dims = A::Dims>> SameArrayAs<B> for A {}

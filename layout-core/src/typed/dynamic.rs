@@ -91,8 +91,20 @@ pub struct DynArray<
 >(DynMarker<E, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions>);
 
 /// The type arguments of a [`DynArray`], held only as a marker.
-type DynMarker<E, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions> =
-    PhantomData<fn() -> (E, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions)>;
+type DynMarker<E, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions> = PhantomData<
+    fn() -> (
+        E,
+        S,
+        Dims,
+        Dynamic,
+        Bounds,
+        M2m,
+        M,
+        Canon,
+        Offset,
+        Positions,
+    ),
+>;
 
 /// Read access to a [`DynMeta`]'s constants.
 #[doc(hidden)]
@@ -126,8 +138,20 @@ fn shape_at(canonical: &str, dims: &[usize]) -> ArrayShape {
     shape
 }
 
-impl<E, const RANK: usize, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions, const K: usize>
-    Layout for DynArray<E, RANK, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions, K>
+impl<
+    E,
+    const RANK: usize,
+    S,
+    Dims,
+    Dynamic,
+    Bounds,
+    M2m,
+    M,
+    Canon,
+    Offset,
+    Positions,
+    const K: usize,
+> Layout for DynArray<E, RANK, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions, K>
 where
     E: ElementType,
     S: StorageKind<E::Elem>,
@@ -157,11 +181,10 @@ where
 
     fn extents(dims: [usize; RANK]) -> Result<DynExtents<RANK, K>, DimsError> {
         check_dims(Canon::STR, &dims, Bounds::SLICE, Dynamic::SLICE)?;
-        let plan =
-            Plan::new(&shape_at(Canon::STR, &dims)).map_err(|e| DimsError::TooLarge {
-                layout: Canon::STR,
-                reason: alloc::string::ToString::to_string(&e),
-            })?;
+        let plan = Plan::new(&shape_at(Canon::STR, &dims)).map_err(|e| DimsError::TooLarge {
+            layout: Canon::STR,
+            reason: alloc::string::ToString::to_string(&e),
+        })?;
         let mut strides = [0; K];
         for (s, &p) in strides.iter_mut().zip(Positions::SLICE) {
             *s = plan.expanded_strides()[p];

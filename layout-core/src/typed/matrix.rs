@@ -64,11 +64,12 @@ pub type PaddedTo<N, T> = Prod<Quot<Sub1<Sum<N, T>>, T>, T>;
 /// kernel::<layout!(bf16[1024,512])>();
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` does not divide into {R}x{C} tiles",
-    label = "needs dims that are multiples of the {R}x{C} tile",
-    note = "the fourth argument of `Array<..>` holds the dims (rows first); a kernel over \
-            {R}x{C} tiles needs rows a multiple of {R} and columns a multiple of {C}: pad the \
-            array (for example with `copy_from` into a larger layout) or use another kernel"
+    message = "`{Self}` does not divide into the tiles this kernel needs",
+    label = "dims not a multiple of the tile",
+    note = "the fourth argument of `Array<..>` holds the dims (rows first), and `FitsTiles<R, C>` \
+            in the kernel's signature the tile (`typenum` numbers, `U8`, `U128`, ...): rows must \
+            be a multiple of R and columns of C; pad the array (`copy_from` into a larger \
+            layout) or use another kernel"
 )]
 pub trait FitsTiles<R, C> {}
 

@@ -40,20 +40,20 @@ mod storage;
 use core::marker::PhantomData;
 
 pub use check::{BitcastCompatibleWith, Rank, SameArrayAs};
+pub use dynamic::DynExtents;
 #[doc(hidden)]
 pub use dynamic::{DynArray, DynMeta};
-pub use dynamic::DynExtents;
 pub use elem::ElementType;
-pub use error::{DimsError, LengthError};
-pub use matrix::{FitsTiles, Matrix, PaddedTo};
 #[doc(hidden)]
 pub use elem::marker_name;
+pub use error::{DimsError, LengthError};
 #[doc(hidden)]
 pub use expr::{Coords, Div, Eval, EvalAll, EvalWith, Idx, MulAdd, Rem, Slot, Term, Zero};
 #[doc(hidden)]
 pub use list::{
     Chunk, Chunks, Cons, LIST_CAPACITY, List, Nil, Str, TEXT_CAPACITY, Text, text_chunks,
 };
+pub use matrix::{FitsTiles, Matrix, PaddedTo};
 pub use scalar::{
     F4e2m1fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu, I1, I2, I4, U1, U2,
     U4,
@@ -125,7 +125,14 @@ pub trait Layout: 'static {
         + Sync;
     /// The run-time part of the layout: [`Static`] for static layouts, [`DynExtents`] (the
     /// extents, the strides that depend on them, and the sizes) for dynamic ones.
-    type Extents: Copy + core::fmt::Debug + PartialEq + Eq + core::hash::Hash + Send + Sync + 'static;
+    type Extents: Copy
+        + core::fmt::Debug
+        + PartialEq
+        + Eq
+        + core::hash::Hash
+        + Send
+        + Sync
+        + 'static;
 
     /// The extents of an array of dimensions `dims`, checked: static dimensions must have
     /// their size, dynamic ones at most their bound, and the size in bytes must fit.
@@ -201,6 +208,13 @@ pub trait Layout: 'static {
 ///     "f32[3,5]{1,0:T(2,2)} has 15 elements in 96 bytes",
 /// );
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a static layout",
+    label = "a layout with dynamic dimensions (`?` or `<=N`, a `DynArray`)",
+    note = "its sizes and offsets depend on the extents: give them with `Layout::extents(dims)` \
+            and use `size_bytes(dims)`, `offset_in`, `zeros(dims)`, `from_logical(dims, ..)` or \
+            `try_bitcast(dims)`"
+)]
 pub trait StaticLayout: Layout<Extents = Static> {
     /// Dimension sizes, logical dimension 0 first.
     const DIMS: &'static [usize];

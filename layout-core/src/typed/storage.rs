@@ -96,7 +96,9 @@ pub struct Direct;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Packed;
 
-impl<T: Copy + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static> StorageKind<T> for Direct {
+impl<T: Copy + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static> StorageKind<T>
+    for Direct
+{
     type Word = T;
     const PACKED: bool = false;
     #[inline(always)]
