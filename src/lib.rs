@@ -14,7 +14,7 @@
 //!   validator and one canonical printer that agree with XLA's own, exact offsets and sizes.
 //!
 //! ```
-//! use xla_layout::{layout, tensor::Tensor, StaticLayout};
+//! use xla_layout::{layout, tensor::Tensor, Layout, StaticLayout};
 //!
 //! type RowMajor = layout!(f32[16,256]);                      // {1,0}, no tiles
 //! type Tpu = layout!(f32[16,256]{1,0:T(8,128)});             // 8x128 tiles, checked by rustc
