@@ -9,7 +9,7 @@ use super::{Layout, StaticLayout};
 ///
 /// ```
 /// use xla_layout::{layout, typed::SameArrayAs};
-/// fn same<A: SameArrayAs<B>, B>() {}
+/// fn same<A: SameArrayAs<B>, B: xla_layout::Layout>() {}
 /// same::<layout!(f32[16,256]), layout!(f32[16,256]{0,1:T(8,128)})>();
 /// same::<layout!(f32[?,256]), layout!(f32[?,256]{0,1})>();
 /// ```

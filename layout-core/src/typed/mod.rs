@@ -6,10 +6,10 @@
 //! inverse in closed form (from [`Plan::offset_expr`](crate::Plan::offset_expr) and
 //! [`Plan::index_exprs`](crate::Plan::index_exprs)), and the bitcast signature (from
 //! [`Plan::bitcast_signature`](crate::Plan::bitcast_signature)). Canonically equal literals
-//! therefore give the same type, and [`Layout::offset`] compiles to straight-line arithmetic.
+//! therefore give the same type, and [`StaticLayout::offset`] compiles to straight-line arithmetic.
 //!
 //! ```
-//! use xla_layout::{layout, typed::Layout};
+//! use xla_layout::{layout, typed::{Layout, StaticLayout}};
 //!
 //! type Act = layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)});
 //! const BYTES: usize = Act::SIZE_BYTES;
