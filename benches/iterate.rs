@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use criterion::{Criterion, Throughput};
 use xla_layout::tensor::Tensor;
-use xla_layout::{Layout, layout};
+use xla_layout::{StaticLayout, layout};
 
 type RowsF32 = layout!(f32[1024,1024]{1,0});
 type TilesF32 = layout!(f32[1024,1024]{1,0:T(8,128)});
@@ -22,7 +22,7 @@ const VARIANTS: [&str; 3] = ["slice", "iter_physical", "iter"];
 /// The three ways to visit every element of an `L` tensor, in group `group`.
 fn variants<L>(c: &mut Criterion, group: &str)
 where
-    L: Layout<Index = [usize; 2], Elem = f32, Word = f32>,
+    L: StaticLayout<Index = [usize; 2], Elem = f32, Word = f32>,
 {
     let values: Vec<f32> = (0..L::ELEMENTS).map(|k| k as f32).collect();
     let t = Tensor::<L>::from_logical(&values).expect("one value per element");

@@ -14,7 +14,7 @@ use criterion::{Criterion, Throughput};
 use half::bf16;
 use ndarray::Array2;
 use xla_layout::tensor::Tensor;
-use xla_layout::{Layout, layout};
+use xla_layout::{Layout, StaticLayout, layout};
 
 type RowsF32 = layout!(f32[1024,1024]{1,0});
 type TilesF32 = layout!(f32[1024,1024]{1,0:T(8,128)});
@@ -80,7 +80,7 @@ fn variants<L>(
     hand: impl Fn(usize, usize) -> usize + Copy,
     ndarray: Option<&Array2<L::Elem>>,
 ) where
-    L: Layout<Index = [usize; 2], Word = <L as Layout>::Elem>,
+    L: StaticLayout<Index = [usize; 2], Word = <L as Layout>::Elem>,
     L::Elem: Sample,
 {
     let bits = Sample::bits;

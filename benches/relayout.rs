@@ -21,7 +21,7 @@ use std::time::{Duration, Instant, SystemTime};
 use criterion::{Criterion, Throughput};
 use half::bf16;
 use xla_layout::tensor::Tensor;
-use xla_layout::{Layout, layout};
+use xla_layout::{StaticLayout, layout};
 
 type RowsF32 = layout!(f32[4096,4096]{1,0});
 type TilesF32 = layout!(f32[4096,4096]{1,0:T(8,128)});
@@ -51,8 +51,8 @@ fn evict(flush: &[u64]) {
 /// Copies element by element through the two layouts' `offset`, in logical order.
 fn naive<E: Copy, D, S>(dst: &mut [E], src: &[E])
 where
-    D: Layout<Index = [usize; 2], Elem = E, Word = E>,
-    S: Layout<Index = [usize; 2], Elem = E, Word = E>,
+    D: StaticLayout<Index = [usize; 2], Elem = E, Word = E>,
+    S: StaticLayout<Index = [usize; 2], Elem = E, Word = E>,
 {
     let [rows, cols] = [D::DIMS[0], D::DIMS[1]];
     for i in 0..rows {
@@ -80,8 +80,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn direction<E, D, S>(c: &mut Criterion, group: &str, src: &Tensor<S>, flush: &[u64]) -> Cold
 where
     E: Copy + Default + PartialEq + std::fmt::Debug,
-    D: Layout<Index = [usize; 2], Elem = E, Word = E>,
-    S: Layout<Index = [usize; 2], Elem = E, Word = E, Dims = D::Dims>,
+    D: StaticLayout<Index = [usize; 2], Elem = E, Word = E>,
+    S: StaticLayout<Index = [usize; 2], Elem = E, Word = E, Dims = D::Dims>,
 {
     let mut dst = Tensor::<D>::zeros();
     let mut reference = Tensor::<D>::zeros();

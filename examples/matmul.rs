@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use xla_layout::tensor::Tensor;
-use xla_layout::{Layout, layout};
+use xla_layout::{Layout, StaticLayout, layout};
 
 type A = layout!(f32[96,128]{1,0});
 type B = layout!(f32[128,256]{0,1});

@@ -8,7 +8,7 @@
 
 use half::bf16;
 use xla_layout::tensor::Tensor;
-use xla_layout::{Layout, Plan, layout};
+use xla_layout::{Layout, Plan, StaticLayout, layout};
 
 /// The seed's activation layout: too big to allocate here (320 MiB), but its offsets are
 /// constants and straight-line arithmetic.

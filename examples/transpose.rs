@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use xla_layout::tensor::Tensor;
-use xla_layout::{Layout, layout};
+use xla_layout::{Layout, StaticLayout, layout};
 
 type Rows = layout!(f32[256,384]{1,0});
 type Cols = layout!(f32[256,384]{0,1});

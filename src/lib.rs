@@ -6,7 +6,7 @@
 //! at run time:
 //!
 //! - [`layout!`] checks a literal at compile time (errors point at the offending token) and
-//!   expands to a type implementing [`Layout`], whose [`offset`](Layout::offset) compiles to
+//!   expands to a type implementing [`Layout`], whose [`offset`](StaticLayout::offset) compiles to
 //!   straight-line shifts, masks, multiplies and adds;
 //! - [`tensor::Tensor`] holds data in such a layout, and `copy_from` relayouts between any two
 //!   layouts of the same array;
@@ -14,7 +14,7 @@
 //!   validator and one canonical printer that agree with XLA's own, exact offsets and sizes.
 //!
 //! ```
-//! use xla_layout::{layout, tensor::Tensor, Layout};
+//! use xla_layout::{layout, tensor::Tensor, Layout, StaticLayout};
 //!
 //! type RowMajor = layout!(f32[16,256]);                      // {1,0}, no tiles
 //! type Tpu = layout!(f32[16,256]{1,0:T(8,128)});             // 8x128 tiles, checked by rustc
@@ -64,7 +64,7 @@
 #![no_std]
 #![forbid(unsafe_code)]
 
-pub use xla_layout_core::typed::Layout;
+pub use xla_layout_core::typed::{Layout, StaticLayout};
 pub use xla_layout_core::*;
 
 /// An XLA shape-and-layout literal as a type, checked at compile time.
@@ -83,7 +83,7 @@ pub use xla_layout_core::*;
 /// shape   ::= type '[' [dim {',' dim}] ']' [layout]     an array (the layout defaults to {n-1,...,0})
 ///           | '(' [shape {',' shape}] ')'                a tuple: expands to a Rust tuple of types
 ///           | 'b' '(' array ')'                          a buffer: expands to the array's type
-/// dim     ::= N | '<=' N                                 '<=N' is bounded: the layout uses N
+/// dim     ::= N | '<=' N | '?'                           '<=N' and '?' are dynamic: extents at run time
 /// layout  ::= '{' [d {',' d}] [':' attrs] '}'            minor_to_major, most minor first
 /// attrs   ::= [D(...)] [T tile {tile}] [L(n)] [E(n)] [S(n)] [SC split {split}] [M(n)]
 /// tile    ::= '(' (N | '*') {',' (N | '*')} ')'          '*' merges a dim into the next one
@@ -102,18 +102,30 @@ pub use xla_layout_core::*;
 ///
 /// # What a type offers
 ///
-/// Constants usable in `const` items ([`Layout::RANK`], [`Layout::DIMS`],
+/// Every type implements [`Layout`]: constants usable in `const` items ([`Layout::RANK`],
 /// [`Layout::MINOR_TO_MAJOR`], [`Layout::ELEMENT_TYPE`], [`Layout::ELEMENT_BITS`],
-/// [`Layout::MEMORY_SPACE`], [`Layout::ELEMENTS`], [`Layout::PHYSICAL_ELEMENTS`],
-/// [`Layout::SIZE_BYTES`], [`Layout::CANONICAL`]), the element type [`Layout::Elem`],
-/// [`Layout::offset`] (straight-line shifts, masks, multiplies and adds in release builds;
-/// bounds checked only by `debug_assert!`), [`Layout::checked_offset`],
-/// [`Layout::index_of`], and the runtime [`ArrayShape`] and [`Plan`]. The associated types
-/// [`Layout::Dims`] and [`Layout::BitcastSignature`] make "same dimensions" and "same
-/// offsets" type equalities, which `Tensor::copy_from` and `Tensor::bitcast` require.
+/// [`Layout::MEMORY_SPACE`], [`Layout::CANONICAL`], [`Layout::BOUNDS`]), the element type
+/// [`Layout::Elem`], and the extents-taking functions [`Layout::extents`],
+/// [`Layout::offset_in`], [`Layout::sizes`], [`Layout::size_bytes`].
+///
+/// A literal with static dimensions also implements [`StaticLayout`]: [`StaticLayout::DIMS`],
+/// [`StaticLayout::ELEMENTS`], [`StaticLayout::PHYSICAL_ELEMENTS`],
+/// [`StaticLayout::SIZE_BYTES`], [`StaticLayout::offset`] (straight-line shifts, masks,
+/// multiplies and adds in release builds; bounds checked only by `debug_assert!`),
+/// [`StaticLayout::checked_offset`], [`StaticLayout::index_of`], and the runtime
+/// [`ArrayShape`] and [`Plan`].
+///
+/// A literal with dynamic dimensions (`?`, `<=N`) keeps its rank, element type,
+/// `minor_to_major` and tiles as constants; the extents are values
+/// ([`typed::DynExtents`], checked against `<=N` when given), and `offset_in` is still
+/// straight-line, with one multiply per stride that depends on a dynamic extent.
+///
+/// [`typed::SameArrayAs`], [`typed::BitcastCompatibleWith`] and [`typed::Rank`] name what
+/// `Tensor::copy_from`, `Tensor::bitcast` and generic indexing require, with compile errors
+/// that say so; [`typed::Matrix`] gives a rank-2 layout's dims as `typenum` types.
 ///
 /// ```
-/// use xla_layout::{layout, Layout, PrimitiveType};
+/// use xla_layout::{layout, Layout, PrimitiveType, StaticLayout};
 ///
 /// type Tile = layout!(f32[3,5]{1,0:T(2,2)});           // docs/tiled_layout.md, Figure 1
 /// assert_eq!(Tile::offset([2, 3]), 17);
@@ -134,7 +146,12 @@ pub use xla_layout_core::*;
 ///     pair.1
 /// }
 /// let _ = second(Pair::default());
-/// assert_eq!(<layout!(s32[<=4]) as Layout>::DIMS, &[4]); // a bound is the layout's size
+/// assert_eq!(<layout!(s32[<=4]) as Layout>::BOUNDS, &[4]); // extents up to 4
+///
+/// type Batch = layout!(bf16[?,1280]{1,0:T(8,128)(2,1)});   // a dynamic batch
+/// let extents = Batch::extents([3, 1280]).unwrap();
+/// assert_eq!(Batch::offset_in(&extents, [1, 0]), 1);
+/// assert_eq!(Batch::size_bytes([3, 1280]).unwrap(), 8 * 1280 * 2);
 /// ```
 ///
 /// # Errors
@@ -144,15 +161,16 @@ pub use xla_layout_core::*;
 /// nothing else. For example `layout!(f32[2,3]{0,0:S(300)})` reports both
 /// "minor_to_major has 0 twice; expected a permutation of 0..2 (missing: 1)" under the
 /// second `0` and "S(300) is out of range: memory spaces are 0..=127 ..." under `300`.
-/// Literals that XLA accepts but that have no static layout are errors too: an unbounded
-/// `?` dimension (use a bound `<=N`, or parse at run time), `token[]` and `opaque[]`.
+/// Literals that XLA accepts but that have no layout type are errors too: `token[]`,
+/// `opaque[]`, `padded = [..]` with dynamic dimensions, and a `*` that merges a dynamic
+/// dimension.
 ///
 /// ```compile_fail
 /// type Bad = xla_layout::layout!(f32[2,3]{1,1});
 /// ```
 ///
 /// ```compile_fail
-/// type Unbounded = xla_layout::layout!(f32[?,784]);
+/// type Merged = xla_layout::layout!(f32[2,?]{1,0:T(*,128)});
 /// ```
 pub use xla_layout_macros::layout;
 

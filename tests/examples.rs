@@ -1,6 +1,8 @@
 //! Runs each example's `main` under `cargo test`: the examples check their results with
 //! `assert!`, so a wrong result fails here as well as in `cargo run --example NAME`.
 
+#[path = "../examples/generic_kernels.rs"]
+pub mod generic_kernels;
 #[path = "../examples/matmul.rs"]
 pub mod matmul;
 #[path = "../examples/tpu_tiles.rs"]
@@ -21,4 +23,9 @@ fn matmul_runs() {
 #[test]
 fn transpose_runs() {
     transpose::main();
+}
+
+#[test]
+fn generic_kernels_runs() {
+    generic_kernels::main();
 }

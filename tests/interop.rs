@@ -8,7 +8,7 @@ use ndarray::{Array2, Array3, ArrayView, Ix2, IxDyn, ShapeBuilder, array};
 use num_complex::Complex32;
 use xla_layout::tensor::{BytesError, NdarrayError, Tensor, TensorMut, TensorRef};
 use xla_layout::typed::{F8e4m3, I4, U4};
-use xla_layout::{Layout, layout};
+use xla_layout::{Layout, StaticLayout, layout};
 
 type RowMajor = layout!(f32[2,3]{1,0});
 type ColMajor = layout!(f32[2,3]{0,1});

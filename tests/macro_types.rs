@@ -8,7 +8,9 @@ use xla_layout::typed::{
     F4e2m1fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu, I1, I2, I4, U1, U2,
     U4,
 };
-use xla_layout::{ArrayShape, Layout, PaddingValue, Plan, PrimitiveType, layout, parse_array};
+use xla_layout::{
+    ArrayShape, Layout, PaddingValue, Plan, PrimitiveType, StaticLayout, layout, parse_array,
+};
 
 /// Two modules naming the same layout, written differently.
 mod producer {
@@ -109,7 +111,7 @@ const ACT_SUMMARY: (usize, usize, PrimitiveType, usize, u8, usize, usize) = (
 const _: () = assert!(ACT_BYTES == 8 * 1280 * 16384 * 2);
 const _: () = assert!(ACT_DIMS.len() == 4 && ACT_DIMS[2] == 1280 && ACT_M2M[3] == 1);
 /// A buffer sized by a layout's constant.
-static PACKED_BUFFER: [u8; <layout!(s4[9,5]{1,0:E(4)}) as Layout>::SIZE_BYTES] = [0; 23];
+static PACKED_BUFFER: [u8; <layout!(s4[9,5]{1,0:E(4)}) as StaticLayout>::SIZE_BYTES] = [0; 23];
 
 #[test]
 fn constants_in_const_items() {
@@ -192,7 +194,7 @@ fn indices(dims: &[usize]) -> Vec<Vec<usize>> {
 /// Asserts that the type `L` agrees with layout-core's runtime model of `shape`: every
 /// constant, the runtime shape and plan, `offset` and `checked_offset` of every element,
 /// `checked_offset` just past each dimension, and `index_of` of every slot and past the end.
-fn agrees<L: Layout>(shape: &ArrayShape) {
+fn agrees<L: StaticLayout>(shape: &ArrayShape) {
     let plan = Plan::new(shape).unwrap();
     let text = shape.to_string();
     let m2m: Vec<usize> = shape
@@ -328,11 +330,54 @@ fn tile_rank_above_array_rank() {
     agree!(f32[3]{0:T(4,2)(2,1)});
 }
 
+/// Asserts that the dynamic type `L` agrees with layout-core's runtime plan of its shape at
+/// `dims` (every dimension static): sizes, the plan, and the offset of every element.
+fn dyn_agrees<L: Layout>(dims: &[usize]) {
+    let mut d = L::Index::default();
+    d.as_mut().copy_from_slice(dims);
+    let extents = L::extents(d).unwrap();
+    let mut shape = parse_array(L::CANONICAL).unwrap();
+    for (dim, &n) in shape.dims.iter_mut().zip(dims) {
+        *dim = xla_layout::Dim::Static(n as i64);
+    }
+    let plan = Plan::new(&shape).unwrap();
+    let text = format!("{} at {dims:?}", L::CANONICAL);
+    let sizes = L::sizes(&extents);
+    assert_eq!(sizes.elements, plan.elements(), "{text}: elements");
+    assert_eq!(sizes.physical_elements, plan.physical_elements(), "{text}");
+    assert_eq!(sizes.size_bytes, plan.size_bytes(), "{text}: size_bytes");
+    assert_eq!(
+        L::size_bytes(d),
+        Ok(plan.size_bytes()),
+        "{text}: size_bytes(dims)"
+    );
+    assert_eq!(L::plan_in(&extents), plan, "{text}: plan");
+    for index in indices(plan.dims()) {
+        let mut i = L::Index::default();
+        i.as_mut().copy_from_slice(&index);
+        assert_eq!(
+            L::offset_in(&extents, i),
+            plan.offset(&index),
+            "{text}: {index:?}"
+        );
+        assert_eq!(L::checked_offset_in(&extents, i), Some(plan.offset(&index)));
+    }
+}
+
 #[test]
 fn bounded_dimensions() {
-    agree!(s32[<=40]{0:T(8)M(1024)});
-    agree!(f32[<=3,5]{1,0});
-    agree!(f32[<=3,<=5]{0,1:T(2,2)});
+    for n in 0..=40 {
+        dyn_agrees::<layout!(s32[<=40]{0:T(8)M(1024)})>(&[n]);
+    }
+    for (a, b) in [(0, 5), (1, 5), (3, 5)] {
+        dyn_agrees::<layout!(f32[<=3,5]{1,0})>(&[a, b]);
+    }
+    for a in 0..=3 {
+        for b in 0..=5 {
+            dyn_agrees::<layout!(f32[<=3,<=5]{0,1:T(2,2)})>(&[a, b]);
+        }
+    }
+    assert_eq!(<layout!(f32[<=3,<=5]{0,1:T(2,2)})>::BOUNDS, &[3, 5]);
 }
 
 #[test]
@@ -410,6 +455,6 @@ fn tuples_are_rust_tuples_of_layout_types() {
     let _: layout!(u8[16]{0:T(8)}) = buffer;
     let _: layout!(()) = empty;
     let _: () = empty;
-    agrees::<layout!(s32[<=4])>(&parse_array("s32[<=4]").unwrap());
+    dyn_agrees::<layout!(s32[<=4])>(&[3]);
     agrees::<layout!(u8[16]{0:T(8)})>(&parse_array("u8[16]{0:T(8)}").unwrap());
 }

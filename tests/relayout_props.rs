@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use xla_layout::tensor::Tensor;
 use xla_layout::typed::I4;
-use xla_layout::{Layout, layout};
+use xla_layout::{StaticLayout, layout};
 
 /// Element values from a seed and the logical linear index.
 trait Sample: Copy + PartialEq + core::fmt::Debug {
@@ -47,8 +47,8 @@ impl Sample for u8 {
 /// reads it back.
 fn check<A, B>(seed: u32) -> Result<(), TestCaseError>
 where
-    A: Layout,
-    B: Layout<Elem = A::Elem, Dims = A::Dims>,
+    A: StaticLayout,
+    B: StaticLayout<Elem = A::Elem, Dims = A::Dims>,
     A::Elem: Sample,
 {
     let data: Vec<A::Elem> = (0..A::ELEMENTS).map(|k| A::Elem::sample(seed, k)).collect();

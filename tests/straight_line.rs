@@ -49,7 +49,28 @@ mod x86 {
         "probe_s4_packed",
         "probe_u4_mixed",
         "probe_legacy_padded",
+        "probe_dyn_batch",
+        "probe_dyn_bounded",
+        "probe_dyn_minor",
+        "probe_dyn_two",
     ];
+
+    /// Dynamic layouts: the exact number of multiplies by a run-time value (an `imul` with no
+    /// immediate operand) in each probe, one per term whose stride depends on a dynamic
+    /// extent, and the hand-written closed form it must not be longer than.
+    const DYNAMIC: &[(&str, usize, Option<&str>)] = &[
+        ("probe_dyn_batch", 0, None),
+        ("probe_dyn_bounded", 0, None),
+        ("probe_dyn_minor", 1, Some("hand_dyn_minor")),
+        ("probe_dyn_two", 2, Some("hand_dyn_two")),
+    ];
+
+    /// Multiplies by a run-time value: `imul` without an immediate (`$`) operand.
+    fn runtime_multiplies(body: &[String]) -> usize {
+        body.iter()
+            .filter(|i| i.starts_with("imul") && !i.contains('$'))
+            .count()
+    }
 
     /// Builds the probe crate and returns its assembly text.
     pub(super) fn build_probe_asm() -> String {
@@ -233,6 +254,31 @@ mod x86 {
             }
         }
         assert!(failures.is_empty(), "{failures}");
+
+        for &(probe, multiplies, hand) in DYNAMIC {
+            let (body, text) = &functions[probe];
+            assert_eq!(
+                runtime_multiplies(body),
+                multiplies,
+                "{probe} should multiply by a run-time stride {multiplies} times:\n{text}"
+            );
+            if let Some(hand) = hand {
+                let (hand_body, hand_text) = &functions[hand];
+                println!("{hand:<24} {}", hand_body.len());
+                assert_eq!(
+                    runtime_multiplies(hand_body),
+                    multiplies,
+                    "{hand}:\n{hand_text}"
+                );
+                assert!(
+                    body.len() <= hand_body.len() + 2,
+                    "{probe} takes {} instructions, the hand-written closed form {} (plus two \
+                     loads of the strides):\n{text}\n{hand}:\n{hand_text}",
+                    body.len(),
+                    hand_body.len()
+                );
+            }
+        }
 
         let (hand, hand_text) = functions
             .get("hand_tpu")

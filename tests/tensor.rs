@@ -4,7 +4,7 @@
 
 use xla_layout::tensor::{Tensor, TensorMut, TensorRef};
 use xla_layout::typed::{I4, U2};
-use xla_layout::{Layout, layout};
+use xla_layout::{StaticLayout, layout};
 
 type RowMajor = layout!(f32[2,3]{1,0});
 type ColMajor = layout!(f32[2,3]{0,1});
@@ -193,7 +193,7 @@ fn bitcast_reshape_keeps_every_offset() {
 fn aligned_storage() {
     let t = Tensor::<layout!(u8[3])>::zeros();
     assert_eq!(t.as_slice().as_ptr() as usize % 64, 0);
-    assert_eq!(<layout!(u8[3]) as Layout>::STORAGE_WORDS, 3);
+    assert_eq!(<layout!(u8[3]) as StaticLayout>::STORAGE_WORDS, 3);
 }
 
 #[test]

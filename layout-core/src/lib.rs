@@ -41,6 +41,10 @@ pub use xla::{index_util, layout_util, shape_util};
 /// `float8::F8E4M3`, ...), re-exported so that their versions always match this crate's.
 pub use {float8, half, num_complex};
 
+/// Type-level numbers, re-exported: [`typed::Matrix`] gives a rank-2 layout's dims as
+/// `typenum` types, for bounds such as `L::Rows: Rem<U8, Output = U0>`.
+pub use typenum;
+
 /// ndarray, re-exported for the `ndarray` interop of [`tensor`] (feature `ndarray`).
 #[cfg(feature = "ndarray")]
 pub use ndarray;

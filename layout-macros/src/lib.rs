@@ -7,6 +7,7 @@
 
 #![forbid(unsafe_code)]
 
+mod dynamic;
 mod skeleton;
 mod source;
 mod spell;

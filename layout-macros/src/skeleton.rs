@@ -125,8 +125,8 @@ impl Node {
     }
 }
 
-/// The errors for the parts of a literal that XLA accepts but that cannot be a static layout
-/// type: unbounded `?` dimensions, `token[]` and `opaque[]`. Each points at its own tokens.
+/// The errors for the parts of a literal that XLA accepts but that have no layout type:
+/// `token[]` and `opaque[]`. Each points at its own tokens.
 pub(crate) fn not_static(node: &Node) -> Vec<syn::Error> {
     match node {
         Node::Tuple(elements) => elements.iter().flat_map(not_static).collect(),
@@ -138,17 +138,9 @@ pub(crate) fn not_static(node: &Node) -> Vec<syn::Error> {
                 not_an_array_message(&name.to_string()),
             )]
         }
-        Node::Array { dims, .. } => flatten(dims.stream())
-            .into_iter()
-            .filter(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == '?'))
-            .map(|t| spanned(t.span(), t.span(), UNBOUNDED))
-            .collect(),
+        Node::Array { .. } => Vec::new(),
     }
 }
-
-const UNBOUNDED: &str = "`?` is an unbounded dynamic dimension, but a layout! type needs a \
-                         size: write a static size, or a bound `<=N` (the layout then uses N); \
-                         parse the text at run time with `xla_layout::parse` to keep it unbounded";
 
 /// The error message for `token[]` or `opaque[]` (`name`) in a literal.
 pub(crate) fn not_an_array_message(name: &str) -> String {

@@ -223,6 +223,10 @@ fn array_type(
     options: &Options,
 ) -> Result<TokenStream, Vec<syn::Error>> {
     let array = node.and_then(Node::array_span).unwrap_or(whole);
+    if a.dims.iter().any(|d| d.is_dynamic()) {
+        let padded = options.padded.as_ref().map(|p| p.option);
+        return crate::dynamic::dyn_array_type(a, array, padded);
+    }
     let mut a = a.clone();
     if let Some(padded) = &options.padded {
         // With no padded dimensions (`padded = []` on a scalar) nothing is padded, and the
@@ -364,14 +368,14 @@ fn padded_errors(a: &ArrayShape, padded: &Padded, errors: &Errors) -> Vec<syn::E
         .collect()
 }
 
-fn list(root: &TokenStream, items: &[usize]) -> TokenStream {
+pub(crate) fn list(root: &TokenStream, items: &[usize]) -> TokenStream {
     items.iter().rev().fold(quote!(#root::Nil), |rest, &v| {
         let v = Literal::usize_unsuffixed(v);
         quote!(#root::Cons<#v, #rest>)
     })
 }
 
-fn expr(root: &TokenStream, e: &Expr) -> TokenStream {
+pub(crate) fn expr(root: &TokenStream, e: &Expr) -> TokenStream {
     let n = |v: usize| Literal::usize_unsuffixed(v);
     match e {
         Expr::Zero => quote!(#root::Zero),

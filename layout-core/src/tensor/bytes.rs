@@ -34,7 +34,7 @@ use bytemuck::checked::{self, CheckedCastError};
 use bytemuck::{CheckedBitPattern, NoUninit, Pod};
 
 use super::{AlignedBuf, LengthError, Tensor, TensorBase, TensorMut, TensorRef, check_len};
-use crate::typed::Layout;
+use crate::typed::{Layout, Static, StaticLayout};
 
 /// Bytes that do not make a buffer of a layout.
 ///
@@ -88,10 +88,10 @@ impl fmt::Display for BytesError {
 
 impl core::error::Error for BytesError {}
 
-/// Checks that `bytes` is as long as the storage of `L`.
-fn check_bytes<L: Layout>(bytes: &[u8]) -> Result<(), BytesError> {
+/// Checks that `bytes` is as long as the storage of `L` with these extents.
+fn check_bytes<L: Layout>(extents: &L::Extents, bytes: &[u8]) -> Result<(), BytesError> {
     check_len(
-        L::STORAGE_WORDS * size_of::<L::Word>(),
+        L::sizes(extents).storage_words * size_of::<L::Word>(),
         bytes.len(),
         "bytes",
     )
@@ -155,7 +155,7 @@ where
     }
 }
 
-impl<L: Layout> TensorBase<AlignedBuf<L::Word>, L>
+impl<L: StaticLayout> TensorBase<AlignedBuf<L::Word>, L>
 where
     L::Word: CheckedBitPattern,
 {
@@ -163,11 +163,32 @@ where
     /// any alignment.
     ///
     /// # Errors
-    /// [`BytesError::Length`] if there are not [`Layout::STORAGE_WORDS`] words of bytes,
-    /// [`BytesError::InvalidWord`] if a word is not a value of the element type.
+    /// [`BytesError::Length`] if there are not [`StaticLayout::STORAGE_WORDS`] words of
+    /// bytes, [`BytesError::InvalidWord`] if a word is not a value of the element type.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, BytesError> {
-        check_bytes::<L>(bytes)?;
-        let mut t = Tensor::<L>::zeros();
+        Self::from_bytes_in(Static, bytes)
+    }
+}
+
+impl<L: Layout> TensorBase<AlignedBuf<L::Word>, L>
+where
+    L::Word: CheckedBitPattern,
+{
+    /// [`from_bytes`](TensorBase::from_bytes) for any layout, with checked extents.
+    ///
+    /// # Errors
+    /// As `from_bytes`.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor, typed::Layout};
+    /// type Batch = layout!(u16[?,2]);
+    /// let bytes: Vec<u8> = [1u16, 2, 3, 4].iter().flat_map(|w| w.to_ne_bytes()).collect();
+    /// let t = Tensor::<Batch>::from_bytes_in(Batch::extents([2, 2]).unwrap(), &bytes).unwrap();
+    /// assert_eq!(t[[1, 0]], 3);
+    /// ```
+    pub fn from_bytes_in(extents: L::Extents, bytes: &[u8]) -> Result<Self, BytesError> {
+        check_bytes::<L>(&extents, bytes)?;
+        let mut t = Tensor::<L>::zeros_in(extents);
         for (k, (slot, chunk)) in t
             .data
             .iter_mut()
@@ -181,7 +202,7 @@ where
     }
 }
 
-impl<'a, L: Layout> TensorBase<&'a [L::Word], L>
+impl<'a, L: StaticLayout> TensorBase<&'a [L::Word], L>
 where
     L::Word: CheckedBitPattern,
 {
@@ -193,13 +214,13 @@ where
     /// is not aligned for the word type, [`BytesError::InvalidWord`] if a word is not a
     /// value of the element type.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, BytesError> {
-        check_bytes::<L>(bytes)?;
+        check_bytes::<L>(&Static, bytes)?;
         let words = checked::try_cast_slice(bytes).map_err(|e| cast_error::<L::Word>(bytes, e))?;
         TensorRef::<L>::from_slice(words).map_err(BytesError::Length)
     }
 }
 
-impl<'a, L: Layout> TensorBase<&'a mut [L::Word], L>
+impl<'a, L: StaticLayout> TensorBase<&'a mut [L::Word], L>
 where
     L::Word: CheckedBitPattern + NoUninit,
 {
@@ -209,7 +230,7 @@ where
     /// # Errors
     /// As [`TensorRef::from_bytes`].
     pub fn from_bytes_mut(bytes: &'a mut [u8]) -> Result<Self, BytesError> {
-        check_bytes::<L>(bytes)?;
+        check_bytes::<L>(&Static, bytes)?;
         if let Err(e) = checked::try_cast_slice::<u8, L::Word>(bytes) {
             return Err(cast_error::<L::Word>(bytes, e));
         }

@@ -122,13 +122,13 @@ fn add_linear(e: &Expr, scale: usize, strides: &mut [usize]) -> bool {
     }
 }
 
-/// The shape and element strides of `L`'s storage as a strided array.
-fn strided_shape<L: Layout>() -> Result<(IxDyn, IxDyn), NdarrayError> {
+/// The shape and element strides of `L`'s storage (with these extents) as a strided array.
+fn strided_shape<L: Layout>(extents: &L::Extents) -> Result<(IxDyn, IxDyn), NdarrayError> {
     let layout = L::CANONICAL;
     if L::PACKED {
         return Err(NdarrayError::Packed { layout });
     }
-    let offset = L::plan().offset_expr();
+    let offset = L::plan_in(extents).offset_expr();
     let mut strides = alloc::vec![0; L::RANK];
     if !add_linear(&offset, 1, &mut strides) {
         return Err(NdarrayError::Tiled {
@@ -136,7 +136,7 @@ fn strided_shape<L: Layout>() -> Result<(IxDyn, IxDyn), NdarrayError> {
             offset: offset.to_string(),
         });
     }
-    Ok((IxDyn(L::DIMS), IxDyn(&strides)))
+    Ok((IxDyn(L::dims(extents).as_ref()), IxDyn(&strides)))
 }
 
 /// Why ndarray accepts the strides of a layout: the offsets are `Σ index·stride` and distinct,
@@ -155,7 +155,7 @@ impl<D: AsRef<[L::Elem]>, L: Layout<Word = <L as Layout>::Elem>> TensorBase<D, L
     /// packed layout (`u8` with an `M(n)` prefix; other packed layouts store bytes, not
     /// elements, and have no such method).
     pub fn as_array_view(&self) -> Result<ArrayViewD<'_, L::Elem>, NdarrayError> {
-        let (dims, strides) = strided_shape::<L>()?;
+        let (dims, strides) = strided_shape::<L>(&self.extents)?;
         Ok(ArrayView::from_shape(dims.strides(strides), self.data.as_ref()).expect(STRIDES_FIT))
     }
 
@@ -167,7 +167,7 @@ impl<D: AsRef<[L::Elem]>, L: Layout<Word = <L as Layout>::Elem>> TensorBase<D, L
     where
         D: AsMut<[L::Elem]>,
     {
-        let (dims, strides) = strided_shape::<L>()?;
+        let (dims, strides) = strided_shape::<L>(&self.extents)?;
         Ok(
             ArrayViewMutD::from_shape(dims.strides(strides), self.data.as_mut())
                 .expect(STRIDES_FIT),
@@ -179,30 +179,45 @@ impl<D: AsRef<[L::Word]>, L: Layout> TensorBase<D, L> {
     /// A standard-layout (row-major) ndarray array holding a copy of the elements; works
     /// for every layout, tiled and packed ones included.
     pub fn to_array(&self) -> ArrayD<L::Elem> {
-        ArrayD::from_shape_vec(IxDyn(L::DIMS), self.to_logical())
+        ArrayD::from_shape_vec(IxDyn(self.dims().as_ref()), self.to_logical())
             .expect("the logical data has one element per index")
     }
 }
 
 impl<L: Layout> Tensor<L> {
-    /// A tensor holding a copy of an ndarray array of the layout's dims, with any strides;
-    /// padding slots are zero.
+    /// A tensor holding a copy of an ndarray array, with any strides; padding slots are
+    /// zero. The array's shape gives the dims, which must fit the layout (a dynamic
+    /// layout takes its extents from it).
     ///
     /// # Errors
-    /// [`NdarrayError::Dims`] if the array's shape is not [`Layout::DIMS`].
+    /// [`NdarrayError::Dims`] if the array's shape does not fit the layout (the expected
+    /// dims are [`Layout::BOUNDS`]: the sizes, and the bounds of dynamic dimensions).
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let a = ndarray::arr2(&[[1.0f32, 2.0], [3.0, 4.0], [5.0, 6.0]]);
+    /// let t = Tensor::<layout!(f32[<=8,2]{0,1})>::from_array_view(a.view()).unwrap();
+    /// assert_eq!(t.dims(), [3, 2]);
+    /// assert_eq!(t.as_slice(), &[1.0, 3.0, 5.0, 2.0, 4.0, 6.0]);
+    /// ```
     pub fn from_array_view<S: Dimension>(
         array: ArrayView<'_, L::Elem, S>,
     ) -> Result<Self, NdarrayError> {
-        if array.shape() != L::DIMS {
-            return Err(NdarrayError::Dims {
-                layout: L::CANONICAL,
-                expected: L::DIMS,
-                found: array.shape().to_vec(),
-            });
+        let mismatch = || NdarrayError::Dims {
+            layout: L::CANONICAL,
+            expected: L::BOUNDS,
+            found: array.shape().to_vec(),
+        };
+        let mut dims = L::Index::default();
+        if array.shape().len() != L::RANK {
+            return Err(mismatch());
         }
-        let mut t = Self::zeros();
+        dims.as_mut().copy_from_slice(array.shape());
+        let extents = L::extents(dims).map_err(|_| mismatch())?;
+        let mut t = Self::zeros_in(extents);
+        let offsets = logical_offsets::<L>(&extents);
         let words = &mut *t.data;
-        for (offset, &v) in logical_offsets::<L>().zip(array.iter()) {
+        for (offset, &v) in offsets.zip(array.iter()) {
             L::store(words, offset, v);
         }
         Ok(t)

@@ -23,13 +23,12 @@ use alloc::vec::Vec;
 use super::stream;
 use crate::index::{Expr, Plan};
 use crate::model::tiling::Step;
-use crate::typed::{Layout, List};
+use crate::typed::Layout;
 
-/// True when the two layouts put every element (numbered in logical row-major order) at the
-/// same offset of the same storage.
-fn is_bitcast<A: Layout, B: Layout>() -> bool {
-    A::STORAGE_WORDS == B::STORAGE_WORDS
-        && <A::BitcastSignature as List>::SLICE == <B::BitcastSignature as List>::SLICE
+/// True when the two plans put every element (numbered in logical row-major order) at the
+/// same offset of equally long storage.
+fn is_bitcast(dp: &Plan, sp: &Plan, dst_words: usize, src_words: usize) -> bool {
+    dst_words == src_words && dp.bitcast_signature() == sp.bitcast_signature()
 }
 
 /// The strides of an untiled layout's offset (`Σ i_d · stride_d`), if its closed form is
@@ -578,18 +577,23 @@ fn unzip_run<D: Layout, S: Layout<Elem = D::Elem>>(
     }
 }
 
-/// Copies every element of `src` (layout `S`) into `dst` (layout `D`).
-pub(crate) fn copy<D: Layout, S: Layout<Elem = D::Elem>>(dst: &mut [D::Word], src: &[S::Word]) {
-    if D::ELEMENTS == 0 {
+/// Copies every element of `src` (layout `S`, plan `sp`) into `dst` (layout `D`, plan `dp`,
+/// the plans of the two layouts at the same extents).
+pub(crate) fn copy<D: Layout, S: Layout<Elem = D::Elem>>(
+    dp: &Plan,
+    sp: &Plan,
+    dst: &mut [D::Word],
+    src: &[S::Word],
+) {
+    if dp.elements() == 0 {
         return;
     }
-    if !D::PACKED && !S::PACKED && is_bitcast::<D, S>() {
+    if !D::PACKED && !S::PACKED && is_bitcast(dp, sp, dst.len(), src.len()) {
         // Same offsets for every element: copy every slot, padding included.
         return run::<D, S>(dst, src);
     }
-    let (dp, sp) = (D::plan(), S::plan());
     if !D::PACKED && !S::PACKED {
-        let plan = BoxCopy::new(&dp, &sp, true).or_else(|| BoxCopy::new(&sp, &dp, false));
+        let plan = BoxCopy::new(dp, sp, true).or_else(|| BoxCopy::new(sp, dp, false));
         if let Some(mut plan) = plan {
             plan.stream = size_of_val(dst) >= stream::STREAM_BYTES
                 && stream::streamable::<D::Word, S::Word>().is_some();

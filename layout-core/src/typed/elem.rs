@@ -17,7 +17,7 @@ pub trait ElementType: 'static {
     /// The XLA element type.
     const TYPE: PrimitiveType;
     /// The Rust type holding one element.
-    type Elem: Copy + Default + PartialEq + core::fmt::Debug + 'static;
+    type Elem: Copy + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static;
 }
 
 macro_rules! markers {

@@ -92,6 +92,48 @@ impl<X: Eval, const STRIDE: usize, Rest: Eval> Eval for Term<X, STRIDE, Rest> {
     }
 }
 
+/// `X * strides[SLOT] + Rest`: a term whose stride depends on dynamic extents, read from the
+/// strides computed when the extents were given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Slot<X, const SLOT: usize, Rest>(PhantomData<(X, Rest)>);
+
+/// An offset sum evaluated with the runtime strides of a dynamic layout.
+///
+/// ```
+/// use xla_layout::typed::{EvalWith, Idx, Nil, Slot, Term};
+/// type Offset = Slot<Idx<0>, 0, Term<Idx<1>, 1, Nil>>;
+/// assert_eq!(<Offset as EvalWith>::eval_with(&[2, 3], &[10]), 23);
+/// ```
+pub trait EvalWith {
+    /// The value at `index`, with `strides[k]` for slot `k`.
+    fn eval_with(index: &[usize], strides: &[usize]) -> usize;
+}
+
+impl EvalWith for Nil {
+    #[inline(always)]
+    fn eval_with(_: &[usize], _: &[usize]) -> usize {
+        0
+    }
+}
+
+impl<X: Eval, const STRIDE: usize, Rest: EvalWith> EvalWith for Term<X, STRIDE, Rest> {
+    #[inline(always)]
+    fn eval_with(index: &[usize], strides: &[usize]) -> usize {
+        X::eval(index)
+            .wrapping_mul(STRIDE)
+            .wrapping_add(Rest::eval_with(index, strides))
+    }
+}
+
+impl<X: Eval, const SLOT: usize, Rest: EvalWith> EvalWith for Slot<X, SLOT, Rest> {
+    #[inline(always)]
+    fn eval_with(index: &[usize], strides: &[usize]) -> usize {
+        X::eval(index)
+            .wrapping_mul(strides[SLOT])
+            .wrapping_add(Rest::eval_with(index, strides))
+    }
+}
+
 /// One expression per logical dimension (the inverse of an offset), ended by [`Nil`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Coords<X, Rest>(PhantomData<(X, Rest)>);

@@ -6,10 +6,10 @@
 //! inverse in closed form (from [`Plan::offset_expr`](crate::Plan::offset_expr) and
 //! [`Plan::index_exprs`](crate::Plan::index_exprs)), and the bitcast signature (from
 //! [`Plan::bitcast_signature`](crate::Plan::bitcast_signature)). Canonically equal literals
-//! therefore give the same type, and [`Layout::offset`] compiles to straight-line arithmetic.
+//! therefore give the same type, and [`StaticLayout::offset`] compiles to straight-line arithmetic.
 //!
 //! ```
-//! use xla_layout::{layout, typed::Layout};
+//! use xla_layout::{layout, typed::{Layout, StaticLayout}};
 //!
 //! type Act = layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)});
 //! const BYTES: usize = Act::SIZE_BYTES;
@@ -27,23 +27,33 @@
 //! hidden from these docs and may change in any release: name layouts with `layout!`, and
 //! write generic code against [`Layout`].
 
+mod check;
+mod dynamic;
 pub mod elem;
+mod error;
 mod expr;
 mod list;
+mod matrix;
 mod scalar;
 mod storage;
 
 use core::marker::PhantomData;
 
+pub use check::{BitcastCompatibleWith, Rank, SameArrayAs};
+pub use dynamic::DynExtents;
+#[doc(hidden)]
+pub use dynamic::{DynArray, DynMeta};
 pub use elem::ElementType;
 #[doc(hidden)]
 pub use elem::marker_name;
+pub use error::{DimsError, LengthError};
 #[doc(hidden)]
-pub use expr::{Coords, Div, Eval, EvalAll, Idx, MulAdd, Rem, Term, Zero};
+pub use expr::{Coords, Div, Eval, EvalAll, EvalWith, Idx, MulAdd, Rem, Slot, Term, Zero};
 #[doc(hidden)]
 pub use list::{
     Chunk, Chunks, Cons, LIST_CAPACITY, List, Nil, Str, TEXT_CAPACITY, Text, text_chunks,
 };
+pub use matrix::{FitsTiles, Matrix, PaddedTo};
 pub use scalar::{
     F4e2m1fn, F6e2m3fn, F6e3m2fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu,
     I1, I2, I4, U1, U2, U4,
@@ -53,26 +63,31 @@ pub use storage::{Bits, Direct, Packed, StorageKind};
 use crate::index::Plan;
 use crate::model::{ArrayShape, PaddingValue, PrimitiveType};
 
-/// An array layout known at compile time. Implemented by every `layout!(...)` type.
+/// A layout type: what every `layout!(...)` type implements, with static dimensions or with
+/// dynamic ones (`?`, `<=N`) whose extents are given at run time.
 ///
-/// Every constant is usable in `const` items; [`offset`](Layout::offset) is
-/// `#[inline(always)]` straight-line arithmetic with bounds checked only by `debug_assert!`.
+/// The rank, element type, `minor_to_major`, tiles and attributes are constants. The
+/// extents live in a value of type [`Extents`](Layout::Extents): [`Static`] (no data) for a
+/// static layout, [`DynExtents`] for a dynamic one, made by [`extents`](Layout::extents),
+/// which checks them. Static layouts also implement [`StaticLayout`], whose sizes and offsets
+/// are constants and functions of the index alone.
+///
+/// Generic code names the index type with a bound such as `L: Layout<Index = [usize; 2]>` or
+/// [`Rank<2>`]:
 ///
 /// ```
-/// use xla_layout::{layout, typed::Layout};
-/// fn describe<L: Layout>() -> String {
-///     format!("{} has {} elements in {} bytes", L::CANONICAL, L::ELEMENTS, L::SIZE_BYTES)
+/// use xla_layout::{layout, tensor::Tensor, typed::{Layout, Rank}};
+/// fn first<L: Rank<2>>(t: &Tensor<L>) -> L::Elem {
+///     t.get([0, 0]).unwrap()
 /// }
-/// assert_eq!(
-///     describe::<layout!(f32[3,5]{1,0:T(2,2)})>(),
-///     "f32[3,5]{1,0:T(2,2)} has 15 elements in 96 bytes",
-/// );
+/// type Batch = layout!(f32[?,128]{1,0:T(8,128)});
+/// let t = Tensor::<Batch>::from_logical([2, 128], &[1.5; 256]).unwrap();
+/// assert_eq!(first(&t), 1.5);
+/// assert_eq!(Batch::size_bytes([3, 128]).unwrap(), 8 * 128 * 4); // one 8x128 tile
 /// ```
 pub trait Layout: 'static {
     /// Number of dimensions.
     const RANK: usize;
-    /// Dimension sizes (bounds for `<=N`), logical dimension 0 first.
-    const DIMS: &'static [usize];
     /// Logical dimensions from most minor to most major.
     const MINOR_TO_MAJOR: &'static [usize];
     /// The element type.
@@ -81,44 +96,146 @@ pub trait Layout: 'static {
     const ELEMENT_BITS: usize;
     /// `S(n)`: the memory space.
     const MEMORY_SPACE: u8;
-    /// Logical elements (product of the dims).
-    const ELEMENTS: usize;
-    /// Element slots in memory: the fully tiled shape rounded up to `L(n)`.
-    const PHYSICAL_ELEMENTS: usize;
-    /// Bytes in memory, including any `M(n)` prefix.
-    const SIZE_BYTES: usize;
-    /// The canonical text, as XLA prints it.
+    /// The canonical text, as XLA prints it (`?` and `<=N` for dynamic dimensions).
     const CANONICAL: &'static str;
-    /// The dimensions as a type-level list, so that "same dimensions" is a type equality
-    /// (`L2: Layout<Dims = L::Dims>`).
-    type Dims: List;
-    /// [`Plan::bitcast_signature`](crate::Plan::bitcast_signature) as a type-level list:
-    /// equal for two layouts of one element type exactly when they put every element at the
-    /// same offset of equally long storage.
-    type BitcastSignature: List;
-    /// The Rust type of one element (`f32`, `half::bf16`, [`I4`], ...).
-    type Elem: Copy + Default + PartialEq + core::fmt::Debug + 'static;
-    /// The unit of a buffer of this layout: `Elem` for [`Direct`] storage, `u8` for
-    /// [`Packed`] (when `E(n)` differs from the natural width, or with an `M(n)` prefix).
-    type Word: Copy + Default + PartialEq + core::fmt::Debug + 'static;
     /// True when elements are packed as bits in a byte buffer.
     const PACKED: bool;
-    /// Length of a buffer of this layout, in [`Word`](Layout::Word)s.
-    const STORAGE_WORDS: usize;
+    /// The largest extent of each dimension that [`extents`](Layout::extents) accepts: the
+    /// size of a static dimension, `N` for `<=N`, and for `?` the largest power of two for
+    /// which the layout's size fits in an `i64`.
+    const BOUNDS: &'static [usize];
+    /// The dimensions as a type-level list, so that "same array" is a type equality:
+    /// static sizes, with `<=N` as `N` and `?` as 0 (for [`Static`] layouts, the dims).
+    type Dims: List;
+    /// The Rust type of one element (`f32`, `half::bf16`, [`I4`], ...).
+    type Elem: Copy + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static;
+    /// The unit of a buffer of this layout: `Elem` for [`Direct`] storage, `u8` for
+    /// [`Packed`] (when `E(n)` differs from the natural width, or with an `M(n)` prefix).
+    type Word: Copy + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static;
     /// A logical index: `[usize; RANK]`.
-    type Index: Copy + AsRef<[usize]> + AsMut<[usize]> + core::fmt::Debug + PartialEq + Default;
+    type Index: Copy
+        + AsRef<[usize]>
+        + AsMut<[usize]>
+        + core::fmt::Debug
+        + PartialEq
+        + Eq
+        + core::hash::Hash
+        + Default
+        + Send
+        + Sync;
+    /// The run-time part of the layout: [`Static`] for static layouts, [`DynExtents`] (the
+    /// extents, the strides that depend on them, and the sizes) for dynamic ones.
+    type Extents: Copy
+        + core::fmt::Debug
+        + PartialEq
+        + Eq
+        + core::hash::Hash
+        + Send
+        + Sync
+        + 'static;
 
-    /// The element offset (in elements) of a logical index. In-bounds indices are checked
-    /// only by `debug_assert!`; release builds compile this to the closed form.
-    fn offset(index: Self::Index) -> usize;
+    /// The extents of an array of dimensions `dims`, checked: static dimensions must have
+    /// their size, dynamic ones at most their bound, and the size in bytes must fit.
+    ///
+    /// # Errors
+    /// A [`DimsError`] naming the layout, the dimension and what was expected.
+    fn extents(dims: Self::Index) -> Result<Self::Extents, DimsError>;
+
+    /// The dimensions of an array with these extents.
+    fn dims(extents: &Self::Extents) -> Self::Index;
+
+    /// The element offset of a logical index of an array with these extents: straight-line
+    /// arithmetic, with one multiply by a run-time stride for each term whose stride depends
+    /// on a dynamic extent. In-bounds indices are checked only by `debug_assert!`.
+    fn offset_in(extents: &Self::Extents, index: Self::Index) -> usize;
+
+    /// [`offset_in`](Layout::offset_in) for an in-bounds index, else `None`.
+    #[inline(always)]
+    fn checked_offset_in(extents: &Self::Extents, index: Self::Index) -> Option<usize> {
+        in_bounds(index.as_ref(), Self::dims(extents).as_ref())
+            .then(|| Self::offset_in(extents, index))
+    }
+
+    /// The sizes of an array with these extents.
+    fn sizes(extents: &Self::Extents) -> Sizes;
+
+    /// The bytes in memory of an array of dimensions `dims` (including any `M(n)` prefix).
+    ///
+    /// # Errors
+    /// As [`extents`](Layout::extents).
+    ///
+    /// ```
+    /// use xla_layout::{layout, typed::Layout};
+    /// type Batch = layout!(bf16[?,1280]{1,0:T(8,128)(2,1)});
+    /// assert_eq!(Batch::size_bytes([9, 1280]).unwrap(), 16 * 1280 * 2); // rows pad to 8
+    /// assert!(Batch::size_bytes([9, 1000]).is_err()); // 1280 is static
+    /// ```
+    fn size_bytes(dims: Self::Index) -> Result<usize, DimsError> {
+        Ok(Self::sizes(&Self::extents(dims)?).size_bytes)
+    }
+
+    /// The runtime shape (layout-core's model) with these extents.
+    fn array_shape_in(extents: &Self::Extents) -> ArrayShape;
+
+    /// The runtime index plan with these extents.
+    fn plan_in(extents: &Self::Extents) -> Plan {
+        match Plan::new(&Self::array_shape_in(extents)) {
+            Ok(plan) => plan,
+            Err(e) => unreachable!("extents are checked when they are made: {e}"),
+        }
+    }
 
     /// The element in slot `offset` of a buffer.
     fn load(words: &[Self::Word], offset: usize) -> Self::Elem;
 
     /// Writes the element in slot `offset` of a buffer.
     fn store(words: &mut [Self::Word], offset: usize, value: Self::Elem);
+}
 
-    /// [`offset`](Layout::offset) for an in-bounds index, else `None`.
+/// A layout whose dimensions are all static: sizes are constants and the offset a function
+/// of the index alone. Implemented by every `layout!` type without `?` or `<=N`.
+///
+/// Every constant is usable in `const` items; [`offset`](StaticLayout::offset) is
+/// `#[inline(always)]` straight-line arithmetic with bounds checked only by `debug_assert!`.
+///
+/// ```
+/// use xla_layout::{layout, typed::{Layout, StaticLayout}};
+/// fn describe<L: StaticLayout>() -> String {
+///     format!("{} has {} elements in {} bytes", L::CANONICAL, L::ELEMENTS, L::SIZE_BYTES)
+/// }
+/// assert_eq!(
+///     describe::<layout!(f32[3,5]{1,0:T(2,2)})>(),
+///     "f32[3,5]{1,0:T(2,2)} has 15 elements in 96 bytes",
+/// );
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a static layout",
+    label = "a layout with dynamic dimensions (`?` or `<=N`, a `DynArray`)",
+    note = "its sizes and offsets depend on the extents: give them with `Layout::extents(dims)` \
+            and use `size_bytes(dims)`, `offset_in`, `zeros(dims)`, `from_logical(dims, ..)` or \
+            `try_bitcast(dims)`"
+)]
+pub trait StaticLayout: Layout<Extents = Static> {
+    /// Dimension sizes, logical dimension 0 first.
+    const DIMS: &'static [usize];
+    /// Logical elements (product of the dims).
+    const ELEMENTS: usize;
+    /// Element slots in memory: the fully tiled shape rounded up to `L(n)`.
+    const PHYSICAL_ELEMENTS: usize;
+    /// Bytes in memory, including any `M(n)` prefix.
+    const SIZE_BYTES: usize;
+    /// Length of a buffer of this layout, in [`Word`](Layout::Word)s.
+    const STORAGE_WORDS: usize;
+    /// [`Plan::bitcast_signature`](crate::Plan::bitcast_signature) as a type-level list:
+    /// equal for two layouts of one element type exactly when they put every element at the
+    /// same offset of equally long storage.
+    type BitcastSignature: List;
+
+    /// The element offset (in elements) of a logical index. In-bounds indices are checked
+    /// only by `debug_assert!`; release builds compile this to the closed form.
+    fn offset(index: Self::Index) -> usize;
+
+    /// [`offset`](StaticLayout::offset) for an in-bounds index, else `None`.
     fn checked_offset(index: Self::Index) -> Option<usize>;
 
     /// The logical index stored at an element offset, or `None` for a padding slot or an
@@ -126,15 +243,46 @@ pub trait Layout: 'static {
     fn index_of(offset: usize) -> Option<Self::Index>;
 
     /// The runtime shape (layout-core's model) of this type.
-    fn array_shape() -> ArrayShape;
+    fn array_shape() -> ArrayShape {
+        Self::array_shape_in(&Static)
+    }
 
     /// The runtime index plan of this type.
     fn plan() -> Plan {
-        match Plan::new(&Self::array_shape()) {
-            Ok(plan) => plan,
-            Err(e) => unreachable!("layout! only makes types of valid layouts: {e}"),
-        }
+        Self::plan_in(&Static)
     }
+}
+
+/// The extents of a static layout: nothing to hold, the layout's constants say it all.
+///
+/// ```
+/// use xla_layout::{layout, typed::{Layout, Static}};
+/// assert_eq!(<layout!(f32[2,3])>::extents([2, 3]), Ok(Static));
+/// assert!(<layout!(f32[2,3])>::extents([3, 2]).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Static;
+
+/// The sizes of an array in a layout, for given extents.
+///
+/// ```
+/// use xla_layout::{layout, typed::Layout};
+/// type Rows = layout!(f32[?,128]{1,0:T(8,128)});
+/// let sizes = Rows::sizes(&Rows::extents([3, 128]).unwrap());
+/// assert_eq!((sizes.elements, sizes.physical_elements, sizes.size_bytes), (384, 1024, 4096));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Sizes {
+    /// Logical elements.
+    pub elements: usize,
+    /// Element slots in memory.
+    pub physical_elements: usize,
+    /// Bytes in memory, including any `M(n)` prefix.
+    pub size_bytes: usize,
+    /// Length of a buffer, in [`Word`](Layout::Word)s.
+    pub storage_words: usize,
+    /// Tiled slots before `L(n)` rounding (offsets at or past it hold no element).
+    pub tiled_elements: usize,
 }
 
 /// Constants of an [`Array`] computed when the macro expanded: storage bits per element,
@@ -263,22 +411,51 @@ where
     [usize; RANK]: Default,
 {
     const RANK: usize = RANK;
-    const DIMS: &'static [usize] = Dims::SLICE;
     const MINOR_TO_MAJOR: &'static [usize] = M2m::SLICE;
     const ELEMENT_TYPE: PrimitiveType = E::TYPE;
     const ELEMENT_BITS: usize = M::BITS;
     const MEMORY_SPACE: u8 = M::SPACE;
-    const ELEMENTS: usize = M::ELEMENTS;
-    const PHYSICAL_ELEMENTS: usize = M::PHYSICAL;
-    const SIZE_BYTES: usize = M::BYTES;
     const CANONICAL: &'static str = Canon::STR;
+    const PACKED: bool = S::PACKED;
+    const BOUNDS: &'static [usize] = Dims::SLICE;
     type Dims = Dims;
-    type BitcastSignature = Sig;
     type Elem = E::Elem;
     type Word = S::Word;
-    const PACKED: bool = S::PACKED;
-    const STORAGE_WORDS: usize = if S::PACKED { M::BYTES } else { M::PHYSICAL };
     type Index = [usize; RANK];
+    type Extents = Static;
+
+    fn extents(dims: [usize; RANK]) -> Result<Static, DimsError> {
+        check_dims(Canon::STR, &dims, Dims::SLICE, &[])?;
+        Ok(Static)
+    }
+
+    #[inline(always)]
+    fn dims(_: &Static) -> [usize; RANK] {
+        let mut dims = [0; RANK];
+        dims.copy_from_slice(Dims::SLICE);
+        dims
+    }
+
+    #[inline(always)]
+    fn offset_in(_: &Static, index: [usize; RANK]) -> usize {
+        <Self as StaticLayout>::offset(index)
+    }
+
+    #[inline(always)]
+    fn checked_offset_in(_: &Static, index: [usize; RANK]) -> Option<usize> {
+        <Self as StaticLayout>::checked_offset(index)
+    }
+
+    #[inline(always)]
+    fn sizes(_: &Static) -> Sizes {
+        Sizes {
+            elements: M::ELEMENTS,
+            physical_elements: M::PHYSICAL,
+            size_bytes: M::BYTES,
+            storage_words: Self::STORAGE_WORDS,
+            tiled_elements: M::TILED,
+        }
+    }
 
     #[inline(always)]
     fn load(words: &[S::Word], offset: usize) -> E::Elem {
@@ -289,6 +466,41 @@ where
     fn store(words: &mut [S::Word], offset: usize, value: E::Elem) {
         S::store(words, offset, M::BITS, M::PREFIX, value);
     }
+
+    fn array_shape_in(_: &Static) -> ArrayShape {
+        let mut shape = match crate::text::parse_array(Canon::STR) {
+            Ok(shape) => shape,
+            Err(e) => unreachable!("layout! stores canonical text: {e}"),
+        };
+        if Padded::LEN > 0 {
+            shape.layout.padded_dimensions = Padded::SLICE.iter().map(|&p| p as i64).collect();
+            shape.layout.padding_value = padding_value(M::PADDING);
+        }
+        shape
+    }
+}
+
+impl<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig> StaticLayout
+    for Array<E, RANK, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>
+where
+    Sig: List + 'static,
+    E: ElementType,
+    S: StorageKind<E::Elem>,
+    Dims: List + 'static,
+    M2m: List + 'static,
+    Padded: List + 'static,
+    M: MetaInfo + 'static,
+    Canon: Str + 'static,
+    Offset: Eval + 'static,
+    Inverse: EvalAll + 'static,
+    [usize; RANK]: Default,
+{
+    const DIMS: &'static [usize] = Dims::SLICE;
+    const ELEMENTS: usize = M::ELEMENTS;
+    const PHYSICAL_ELEMENTS: usize = M::PHYSICAL;
+    const SIZE_BYTES: usize = M::BYTES;
+    const STORAGE_WORDS: usize = if S::PACKED { M::BYTES } else { M::PHYSICAL };
+    type BitcastSignature = Sig;
 
     #[inline(always)]
     fn offset(index: [usize; RANK]) -> usize {
@@ -314,21 +526,39 @@ where
         Inverse::eval_into(&[offset], &mut index);
         (in_bounds(&index, Dims::SLICE) && Offset::eval(&index) == offset).then_some(index)
     }
-
-    fn array_shape() -> ArrayShape {
-        let mut shape = match crate::text::parse_array(Canon::STR) {
-            Ok(shape) => shape,
-            Err(e) => unreachable!("layout! stores canonical text: {e}"),
-        };
-        if Padded::LEN > 0 {
-            shape.layout.padded_dimensions = Padded::SLICE.iter().map(|&p| p as i64).collect();
-            shape.layout.padding_value = padding_value(M::PADDING);
-        }
-        shape
-    }
 }
 
 #[inline(always)]
 fn in_bounds(index: &[usize], dims: &[usize]) -> bool {
     index.len() == dims.len() && index.iter().zip(dims).all(|(i, d)| i < d)
+}
+
+/// Checks `dims` against a layout's: each static dimension (not in `dynamic`) must equal its
+/// size in `bounds`, each dynamic one be at most its bound.
+fn check_dims(
+    layout: &'static str,
+    dims: &[usize],
+    bounds: &[usize],
+    dynamic: &[usize],
+) -> Result<(), DimsError> {
+    for (dim, (&found, &bound)) in dims.iter().zip(bounds).enumerate() {
+        let is_dynamic = dynamic.get(dim).is_some_and(|&d| d != 0);
+        if is_dynamic && found > bound {
+            return Err(DimsError::PastBound {
+                layout,
+                dim,
+                bound,
+                found,
+            });
+        }
+        if !is_dynamic && found != bound {
+            return Err(DimsError::Static {
+                layout,
+                dim,
+                size: bound,
+                found,
+            });
+        }
+    }
+    Ok(())
 }

@@ -81,7 +81,7 @@ bits_via! {
 /// A storage scheme for elements of type `T`.
 pub trait StorageKind<T>: 'static {
     /// The unit of the buffer: `T` itself, or `u8` for packed bits.
-    type Word: Copy + Default + PartialEq + core::fmt::Debug + 'static;
+    type Word: Copy + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static;
     /// True when the buffer is bytes of packed bits (its length is the byte size), false
     /// when it holds one `T` per element slot.
     const PACKED: bool;
@@ -100,7 +100,9 @@ pub struct Direct;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Packed;
 
-impl<T: Copy + Default + PartialEq + core::fmt::Debug + 'static> StorageKind<T> for Direct {
+impl<T: Copy + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static> StorageKind<T>
+    for Direct
+{
     type Word = T;
     const PACKED: bool = false;
     #[inline(always)]
@@ -113,7 +115,7 @@ impl<T: Copy + Default + PartialEq + core::fmt::Debug + 'static> StorageKind<T> 
     }
 }
 
-impl<T: Bits + 'static> StorageKind<T> for Packed {
+impl<T: Bits + Send + Sync + 'static> StorageKind<T> for Packed {
     type Word = u8;
     const PACKED: bool = true;
     #[inline]

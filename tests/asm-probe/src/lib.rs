@@ -8,7 +8,7 @@
 //! The probes are plain Rust with no `unsafe` code; `#[unsafe(no_mangle)]` only keeps the
 //! symbol names readable in the assembly.
 
-use xla_layout::Layout;
+use xla_layout::{Layout, StaticLayout};
 use xla_layout::layout;
 
 /// Untiled row-major (the default layout).
@@ -128,4 +128,55 @@ pub fn probe_u4_mixed(i0: usize, i1: usize) -> usize {
 #[unsafe(no_mangle)]
 pub fn probe_legacy_padded(i0: usize, i1: usize) -> usize {
     <layout!(f32[2,3]{0,1}, padded = [3,5], padding = zero)>::offset([i0, i1])
+}
+
+/// The TPU activation with a dynamic batch: the batch is the most major dimension, so no
+/// stride depends on it and the offset needs no run-time multiply.
+pub type DynBatch = layout!(bf16[?,1280]{1,0:T(8,128)(2,1)});
+
+/// `DynBatch`'s offset at run-time extents.
+#[unsafe(no_mangle)]
+pub fn probe_dyn_batch(e: &<DynBatch as Layout>::Extents, i0: usize, i1: usize) -> usize {
+    DynBatch::offset_in(e, [i0, i1])
+}
+
+/// A bounded batch, `<=N`: as `probe_dyn_batch`, no run-time multiply.
+#[unsafe(no_mangle)]
+pub fn probe_dyn_bounded(
+    e: &<layout!(f32[<=4096,128]{1,0:T(8,128)}) as Layout>::Extents,
+    i0: usize,
+    i1: usize,
+) -> usize {
+    <layout!(f32[<=4096,128]{1,0:T(8,128)})>::offset_in(e, [i0, i1])
+}
+
+/// A dynamic minor dimension: the stride of a row of tiles is `ceil(n/128)·1024`, one
+/// run-time multiply.
+pub type DynMinor = layout!(f32[16,?]{1,0:T(8,128)});
+
+/// `DynMinor`'s offset at run-time extents.
+#[unsafe(no_mangle)]
+pub fn probe_dyn_minor(e: &<DynMinor as Layout>::Extents, i0: usize, i1: usize) -> usize {
+    DynMinor::offset_in(e, [i0, i1])
+}
+
+/// `probe_dyn_minor`'s closed form written by hand, the row-of-tiles stride given.
+#[unsafe(no_mangle)]
+pub fn hand_dyn_minor(stride: usize, i0: usize, i1: usize) -> usize {
+    (i0 >> 3) * stride + (i1 >> 7) * 1024 + (i0 & 7) * 128 + (i1 & 127)
+}
+
+/// Two dynamic dimensions, untiled: `i0·(3·n2) + i1·n2 + i2`, two run-time multiplies.
+pub type DynTwo = layout!(f32[?,3,?]{2,1,0});
+
+/// `DynTwo`'s offset at run-time extents.
+#[unsafe(no_mangle)]
+pub fn probe_dyn_two(e: &<DynTwo as Layout>::Extents, i0: usize, i1: usize, i2: usize) -> usize {
+    DynTwo::offset_in(e, [i0, i1, i2])
+}
+
+/// `probe_dyn_two`'s closed form written by hand, the two strides given.
+#[unsafe(no_mangle)]
+pub fn hand_dyn_two(s0: usize, s1: usize, i0: usize, i1: usize, i2: usize) -> usize {
+    i0 * s0 + i1 * s1 + i2
 }

@@ -1,6 +1,6 @@
 //! Literals of every kind build, and their types work in type and `const` positions.
 
-use xla_layout::{Layout, PrimitiveType, layout};
+use xla_layout::{Layout, PrimitiveType, StaticLayout, layout};
 
 type Act = layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)});
 type Spaced = layout!(f32 [ 1, 2 ] { 1, 0 : T (2,128) S(1) });
@@ -18,7 +18,7 @@ type SeedUnknown = layout!(f32[2,3]{0,1}, padded = [3,5]);
 
 const BYTES: usize = Act::SIZE_BYTES;
 const SPACE: u8 = <Spaced as Layout>::MEMORY_SPACE;
-const DIMS: &[usize] = Bounded::DIMS;
+const DIMS: &[usize] = Bounded::BOUNDS;
 const TEXT: &str = Combined::CANONICAL;
 const _: () = assert!(BYTES == 335_544_320 && SPACE == 1 && DIMS[0] == 4096);
 const _: () = assert!(Packed::ELEMENT_BITS == 4 && Scalar::RANK == 0);
@@ -48,14 +48,14 @@ impl Named for layout!(u8[16]{0:T(8)}) {
     const NAME: &'static str = "bytes";
 }
 
-fn allocate<L: Layout + Default>() -> Buffer<L> {
+fn allocate<L: StaticLayout + Default>() -> Buffer<L> {
     Buffer {
         bytes: vec![0; L::SIZE_BYTES],
         layout: L::default(),
     }
 }
 
-static SEED_BYTES: [u8; <layout!(f32[2,3]{0,1}, padded = [3,5]) as Layout>::SIZE_BYTES] = [0; 60];
+static SEED_BYTES: [u8; <layout!(f32[2,3]{0,1}, padded = [3,5]) as StaticLayout>::SIZE_BYTES] = [0; 60];
 
 fn main() {
     let buffer = allocate::<layout!(bf16[4,6]{0,1:T(2,2)})>();

@@ -1,0 +1,3 @@
+type T = xla_layout::layout!(f32[?,4], padded = [8,4]);
+
+fn main() {}
