@@ -6,8 +6,8 @@
 use std::time::{Duration, Instant};
 
 use xla_layout::{
-    ArrayShape, ErrorKind, Layout, MAX_NESTING, MAX_RENDERED_ERRORS, Plan, PrimitiveType, Shape,
-    layout, parse, parse_array,
+    ArrayShape, ErrorKind, MAX_NESTING, MAX_RENDERED_ERRORS, Plan, PrimitiveType, Shape,
+    StaticLayout, layout, parse, parse_array,
 };
 
 fn plan(text: &str) -> Plan {
@@ -31,8 +31,8 @@ fn size_bytes_is_exact_at_2_pow_61() {
     assert_eq!(p.size_bytes(), 1 << 61);
     assert_eq!(p.bit_offset(&[(1 << 61) - 1]), ((1u128 << 61) - 1) * 8);
     type Huge = layout!(s8[2305843009213693952]);
-    assert_eq!(<Huge as Layout>::SIZE_BYTES, 1 << 61);
-    assert_eq!(<Huge as Layout>::ELEMENTS, 1 << 61);
+    assert_eq!(<Huge as StaticLayout>::SIZE_BYTES, 1 << 61);
+    assert_eq!(<Huge as StaticLayout>::ELEMENTS, 1 << 61);
 }
 
 #[test]
@@ -284,7 +284,7 @@ fn six_bit_floats() {
         assert_eq!((p.size_bytes(), p.bit_offset(&[3])), (3, 18));
     }
     type Packed6 = layout!(f6e2m3fn[4]{0:E(6)});
-    assert_eq!(<Packed6 as Layout>::SIZE_BYTES, 3);
+    assert_eq!(<Packed6 as StaticLayout>::SIZE_BYTES, 3);
 }
 
 /// A tuple nested `depth` levels around `f32[]`, built without recursion.
