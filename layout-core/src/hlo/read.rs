@@ -98,9 +98,12 @@ impl<'a> Reader<'a> {
         let mut is_scheduled = false;
         let mut entry_computation_layout = None;
         let mut input_output_alias = Vec::new();
-        if self.c.src[self.c.pos..].starts_with("HloModule") && !self.c.ident_followed_by(b'=') {
-            self.c.ident()?;
-            self.c.skip_trivia()?;
+        let start = self.c.pos;
+        let header =
+            matches!(self.c.ident()?, Some(("HloModule", ref span)) if span.start == start);
+        if !header {
+            self.c.pos = start;
+        } else {
             name = Some(self.name("the module's name after `HloModule`")?.0);
             while self.c.eat(b',')? {
                 let attribute = self.attribute()?;
