@@ -99,8 +99,8 @@ impl<'a> Reader<'a> {
         let mut entry_computation_layout = None;
         let mut input_output_alias = Vec::new();
         let start = self.c.pos;
-        let header =
-            matches!(self.c.ident()?, Some(("HloModule", ref span)) if span.start == start);
+        let header = matches!(self.c.ident()?, Some(("HloModule", _)))
+            && !self.c.src[start..].starts_with('%');
         if !header {
             self.c.pos = start;
         } else {
