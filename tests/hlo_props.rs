@@ -315,6 +315,12 @@ fn names_are_checked_like_xla() {
     assert_eq!(kinds(uncalled), [ErrorKind::UndefinedName]);
     let same_attribute = "e {\n  ROOT c = f32[] constant(1), a=1, a=2\n}";
     assert_eq!(kinds(same_attribute), [ErrorKind::DuplicateAttribute]);
+    // A computation may be called `HloModule_x` (or `%HloModule`); only `HloModule` starts a
+    // header.
+    let m = parse_module("HloModule_x {\n  ROOT c = f32[] constant(1)\n}").unwrap();
+    assert_eq!((m.name(), m.entry().name), (None, "HloModule_x"));
+    let m = parse_module("%HloModule {\n  ROOT c = f32[] constant(1)\n}").unwrap();
+    assert_eq!((m.name(), m.entry().name), (None, "HloModule"));
     // The same name in two computations is fine; `%` is optional.
     let ok = "a {\n  %p = f32[] parameter(0)\n}\nENTRY b {\n  p = f32[] parameter(0)\n  ROOT c = f32[] call(%p), to_apply=a\n}";
     assert!(parse_module(ok).is_ok());

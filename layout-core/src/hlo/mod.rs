@@ -2,11 +2,31 @@
 //! `HloModule::ToString()`), borrowing from the text.
 //!
 //! [`parse_module`] reads the header (name, `is_scheduled`, `entry_computation_layout` as
-//! shapes, every attribute raw) and every computation: its instructions with name, shape
-//! (through this crate's shape parser, so every layout error points at its bytes in the
-//! module), opcode, operands and raw attributes. It accepts what XLA's parser accepts, except
-//! that attribute values and literals are kept raw rather than checked. `Display` of a
-//! [`Module`] prints it back in XLA's format.
+//! shapes, `input_output_alias`, every attribute raw) and every computation: its instructions
+//! with name, shape (through this crate's shape parser, so every layout error points at its
+//! bytes in the module), opcode, operands and raw attributes. Names are checked as XLA checks
+//! them: operands and control predecessors are defined earlier in their computation, called
+//! computations earlier in the module, nothing is defined twice. `Display` of a [`Module`]
+//! prints it back in XLA's format.
+//!
+//! It reads what XLA's parser reads (checked against XLA on real modules), with these
+//! differences:
+//! - attribute values and literals are kept raw, not checked: a literal with the wrong
+//!   element count, a `replica_groups` or `custom_call` value XLA rejects are read;
+//! - a shape may be left out only where it is read from the operands (`tuple`,
+//!   `get-tuple-element`, `after-all`); XLA also infers it for other opcodes;
+//! - names are kept as written. XLA renames an instruction whose name is already used in an
+//!   earlier computation (`add.2` in two computations: the second becomes `add.0`), and gives
+//!   nested instructions and the computations it wraps around async ops names of its own;
+//! - opcodes are kept as written: XLA prints `async-start(...), calls=%c` under the wrapped
+//!   op's name (`custom-call-start`).
+//!
+//! Memory: a [`Module`] holds one [`Instruction`] per instruction; operands and attributes
+//! are views into the text ([`Operands`], [`Attributes`]), scanned again when iterated, and
+//! each distinct shape text is parsed once and shared ([`alloc::sync::Arc`]). Nothing
+//! recurses without a bound ([`MAX_NESTING`](crate::MAX_NESTING),
+//! [`MAX_NESTED_INSTRUCTIONS`]) and megabyte literals and strings are skipped with SIMD
+//! byte search.
 //!
 //! ```
 //! use xla_layout::hlo::parse_module;

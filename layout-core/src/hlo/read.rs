@@ -38,7 +38,7 @@ pub const MAX_NESTED_INSTRUCTIONS: usize = 64;
 ///
 /// let bad = "ENTRY e {\n  ROOT p = f32[2]{0:T(0)} parameter(0)\n}";
 /// let errs = xla_layout::hlo::parse_module(bad).unwrap_err();
-/// assert!(errs.render(bad, "m.hlo").contains("--> m.hlo:2:22"));
+/// assert!(errs.render(bad, "m.hlo").contains("--> m.hlo:2:23"));
 /// ```
 pub fn parse_module(text: &str) -> Result<Module<'_>, Errors> {
     let mut r = Reader {
@@ -98,9 +98,12 @@ impl<'a> Reader<'a> {
         let mut is_scheduled = false;
         let mut entry_computation_layout = None;
         let mut input_output_alias = Vec::new();
-        if self.c.src[self.c.pos..].starts_with("HloModule") && !self.c.ident_followed_by(b'=') {
-            self.c.ident()?;
-            self.c.skip_trivia()?;
+        let start = self.c.pos;
+        let header = matches!(self.c.ident()?, Some(("HloModule", _)))
+            && !self.c.src[start..].starts_with('%');
+        if !header {
+            self.c.pos = start;
+        } else {
             name = Some(self.name("the module's name after `HloModule`")?.0);
             while self.c.eat(b',')? {
                 let attribute = self.attribute()?;
@@ -385,8 +388,7 @@ impl<'a> Reader<'a> {
                 _ => {}
             }
             let index = self.instructions.len();
-            let (instruction, name_span, infer) = self.instruction()?;
-            self.instructions.push(instruction);
+            let (name_span, infer) = self.instruction()?;
             self.resolve(index, infer);
             let instruction = &self.instructions[index];
             if instruction.is_root {
@@ -491,7 +493,7 @@ impl<'a> Reader<'a> {
     /// `[ROOT ]name = rhs`; also returns the name's span and whether the shape is to be
     /// inferred.
     #[inline(always)]
-    fn instruction(&mut self) -> Result<(Instruction<'a>, Range<usize>, bool), Error> {
+    fn instruction(&mut self) -> Result<(Range<usize>, bool), Error> {
         let start = self.c.pos;
         let (mut name, mut name_span) =
             self.name("an instruction such as `%x = f32[] parameter(0)` or `}`")?;
@@ -500,20 +502,22 @@ impl<'a> Reader<'a> {
             (name, name_span) = self.name("the root instruction's name after `ROOT`")?;
         }
         self.c.expect(b'=', "`=` after the instruction name")?;
-        let (mut instruction, written) = self.rhs(name, start, 0)?;
-        instruction.is_root = is_root;
-        self.attributes(&mut instruction)?;
-        Ok((instruction, name_span, !written))
+        let (written, _) = self.rhs(name, start, 0)?;
+        let index = self.instructions.len() - 1;
+        self.instructions[index].is_root = is_root;
+        self.attributes(index)?;
+        Ok((name_span, !written))
     }
 
-    /// `[SHAPE] opcode(operands)`, without attributes; also returns whether the shape was
-    /// written.
+    /// `[SHAPE] opcode(operands)`, without attributes; returns whether the shape was written.
+    /// At depth 0 the instruction is added to `self.instructions`; a nested one is only
+    /// checked, and its shape returned.
     fn rhs(
         &mut self,
         name: &'a str,
         start: usize,
         depth: usize,
-    ) -> Result<(Instruction<'a>, bool), Error> {
+    ) -> Result<(bool, Option<Arc<Shape>>), Error> {
         self.c.skip_trivia()?;
         let shape = if self.c.at_shape() {
             Some(self.shared_shape()?)
@@ -573,7 +577,10 @@ impl<'a> Reader<'a> {
                 }
             },
         };
-        let instruction = Instruction {
+        if depth > 0 {
+            return Ok((written, Some(shape)));
+        }
+        self.instructions.push(Instruction {
             name,
             shape,
             opcode,
@@ -583,13 +590,13 @@ impl<'a> Reader<'a> {
             attributes: Attributes::new(self.c.src, 0..0),
             is_root: false,
             span: start..self.c.pos,
-        };
-        Ok((instruction, written))
+        });
+        Ok((written, None))
     }
 
-    /// `, name=value` attributes after the operands, into `self.attributes` (which the
-    /// checks of [`Reader::resolve`] read).
-    fn attributes(&mut self, instruction: &mut Instruction<'a>) -> Result<(), Error> {
+    /// `, name=value` attributes after the operands of instruction `index`, also kept in
+    /// `self.attributes` (which the checks of [`Reader::resolve`] read).
+    fn attributes(&mut self, index: usize) -> Result<(), Error> {
         self.attributes.clear();
         let start = self.c.pos;
         loop {
@@ -609,11 +616,11 @@ impl<'a> Reader<'a> {
                     ),
                 ));
             }
-            instruction.span.end = attribute.span.end;
+            self.instructions[index].span.end = attribute.span.end;
             self.attributes.push(attribute);
         }
         let end = self.attributes.last().map_or(start, |a| a.span.end);
-        instruction.attributes = Attributes::new(self.c.src, start..end);
+        self.instructions[index].attributes = Attributes::new(self.c.src, start..end);
         Ok(())
     }
 
@@ -645,9 +652,9 @@ impl<'a> Reader<'a> {
             }
             // A nested instruction: re-read it from its shape (or opcode).
             self.c.pos = if shape.is_some() { start } else { name_start };
-            let (nested, _) = self.rhs("", start, depth + 1)?;
-            if collect {
-                self.operand_shapes.push(Shape::clone(&nested.shape));
+            let (_, nested) = self.rhs("", start, depth + 1)?;
+            if let (true, Some(shape)) = (collect, nested) {
+                self.operand_shapes.push(Shape::clone(&shape));
             }
             return Ok(());
         }

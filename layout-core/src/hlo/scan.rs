@@ -191,10 +191,12 @@ impl<'a> Cursor<'a> {
         if b.get(i) != Some(&b'[') {
             return None;
         }
-        i += memchr::memchr(b']', &b[i..])? + 1;
+        // Short runs: a byte loop beats a call to memchr.
+        let find = |from: usize, byte: u8| b[from..].iter().position(|&c| c == byte);
+        i += find(i, b']')? + 1;
         if b.get(i) == Some(&b'{') && matches!(b.get(i + 1), Some(b'0'..=b'9' | b':')) {
             // A layout; layouts hold no braces.
-            return Some(i + memchr::memchr(b'}', &b[i..])? + 1);
+            return Some(i + find(i, b'}')? + 1);
         }
         // No layout: the shape parser then looks at the next token, and would read a `{`
         // followed by an integer or `:` (trivia allowed) as a layout.
