@@ -14,12 +14,18 @@
 //! ```
 
 mod aligned;
+mod bits;
 #[cfg(feature = "bytemuck")]
 mod bytes;
+mod cache;
+mod digits;
+mod kernels;
 #[cfg(feature = "ndarray")]
 mod ndarray;
+mod nest;
 mod relayout;
 mod stream;
+mod words;
 
 use alloc::vec::Vec;
 use core::fmt;
@@ -30,6 +36,7 @@ pub use self::ndarray::NdarrayError;
 pub use aligned::{AlignedBuf, BUFFER_ALIGN};
 #[cfg(feature = "bytemuck")]
 pub use bytes::BytesError;
+pub use relayout::{CopyPlan, RelayoutError, Side, relayout};
 
 use crate::index::{LogicalOffsets, MemoryOrder};
 use crate::typed::Layout;
