@@ -7,7 +7,7 @@
 use core::ops::Range;
 
 use super::digits::Loop;
-use super::nest::{Kernel, Leaf, Nest};
+use super::nest::{Kernel, Leaf, MAX_RUN, Nest};
 use super::stream;
 
 /// Where a row of blocks starts, how the block's loops step, how many blocks follow each
@@ -22,48 +22,163 @@ struct Blocks {
     reps: usize,
     step: (usize, usize),
     stream: bool,
+    /// The long side of an interleaving block.
+    len: usize,
 }
 
 type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks);
 
+/// A slot as an integer of its width, so that LLVM moves and shuffles whole lanes.
+pub(crate) trait Word<const N: usize>: Copy + Default {
+    fn get(bytes: [u8; N]) -> Self;
+    fn put(self) -> [u8; N];
+}
+
+macro_rules! word {
+    ($($t:ty = $n:literal),*) => {$(
+        impl Word<$n> for $t {
+            #[inline(always)]
+            fn get(bytes: [u8; $n]) -> $t {
+                <$t>::from_ne_bytes(bytes)
+            }
+            #[inline(always)]
+            fn put(self) -> [u8; $n] {
+                self.to_ne_bytes()
+            }
+        }
+    )*};
+}
+
+word!(u8 = 1, u16 = 2, u32 = 4, u64 = 8, u128 = 16);
+
 /// `reps` blocks of `A` source rows of `B` slots each into `B` destination rows of `A`.
 #[inline(never)]
-fn block<const N: usize, const A: usize, const B: usize>(
+fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
     at: Blocks,
 ) {
     for r in 0..at.reps {
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
-        let mut tile = [[[0u8; N]; A]; B];
-        for x in 0..A {
-            let row = &src[s0 + x * at.sa..][..B];
-            for y in 0..B {
-                tile[y][x] = row[y];
+        let mut rows = [[W::default(); B]; A];
+        if at.sa == B {
+            // The block's source rows follow each other: one run of `A · B` slots.
+            let from = &src[s0..s0 + A * B];
+            for (x, row) in rows.iter_mut().enumerate() {
+                for y in 0..B {
+                    row[y] = W::get(from[x * B + y]);
+                }
+            }
+        } else {
+            for (x, row) in rows.iter_mut().enumerate() {
+                let from = &src[s0 + x * at.sa..][..B];
+                for y in 0..B {
+                    row[y] = W::get(from[y]);
+                }
             }
         }
         if at.db == A {
+            // The block's destination rows follow each other: one run of `A · B` slots.
             let out = &mut dst[d0..d0 + A * B];
             if at.stream && A * B * N >= 64 {
-                stream::copy(out.as_flattened_mut(), tile.as_flattened().as_flattened());
+                let mut buf = [[0u8; N]; 64];
+                let buf = &mut buf[..A * B];
+                for y in 0..B {
+                    for x in 0..A {
+                        buf[y * A + x] = rows[x][y].put();
+                    }
+                }
+                stream::copy(out.as_flattened_mut(), buf.as_flattened());
             } else {
-                out.copy_from_slice(tile.as_flattened());
+                for y in 0..B {
+                    for x in 0..A {
+                        out[y * A + x] = rows[x][y].put();
+                    }
+                }
             }
         } else {
-            for (y, t) in tile.iter().enumerate() {
+            for y in 0..B {
                 let out = &mut dst[d0 + y * at.db..][..A];
-                if at.stream && A * N >= 64 {
-                    stream::copy(out.as_flattened_mut(), t.as_flattened());
-                } else {
-                    out.copy_from_slice(t);
+                for x in 0..A {
+                    out[x] = rows[x][y].put();
                 }
             }
         }
     }
 }
 
-/// The block kernel for `a × b` blocks (each a power of two up to 16).
-fn block_fn<const N: usize>(a: usize, b: usize) -> BlockFn<N> {
+/// `reps` times: `A` source rows of `at.len` slots interleaved into one destination run.
+#[inline(never)]
+fn zip<W: Word<N>, const N: usize, const A: usize>(
+    dst: &mut [[u8; N]],
+    src: &[[u8; N]],
+    at: Blocks,
+) {
+    let len = at.len;
+    let mut buf = [[[0u8; N]; A]; MAX_RUN];
+    for r in 0..at.reps {
+        let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
+        let rows: [&[[u8; N]]; A] = core::array::from_fn(|x| &src[s0 + x * at.sa..][..len]);
+        let (out, _) = dst[d0..d0 + A * len].as_chunks_mut::<A>();
+        let out = if at.stream { &mut buf[..len] } else { out };
+        for (y, o) in out.iter_mut().enumerate() {
+            for x in 0..A {
+                o[x] = W::get(rows[x][y]).put();
+            }
+        }
+        if at.stream {
+            let out = &mut dst[d0..d0 + A * len];
+            stream::copy(
+                out.as_flattened_mut(),
+                buf[..len].as_flattened().as_flattened(),
+            );
+        }
+    }
+}
+
+/// `reps` times: one source run split into `B` destination rows of `at.len` slots.
+#[inline(never)]
+fn unzip<W: Word<N>, const N: usize, const B: usize>(
+    dst: &mut [[u8; N]],
+    src: &[[u8; N]],
+    at: Blocks,
+) {
+    let len = at.len;
+    let mut buf = [[[0u8; N]; MAX_RUN]; B];
+    for r in 0..at.reps {
+        let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
+        let (from, _) = src[s0..s0 + B * len].as_chunks::<B>();
+        if at.stream {
+            for (x, f) in from.iter().enumerate() {
+                for y in 0..B {
+                    buf[y][x] = W::get(f[y]).put();
+                }
+            }
+            for (y, b) in buf.iter().enumerate() {
+                let out = &mut dst[d0 + y * at.db..][..len];
+                stream::copy(out.as_flattened_mut(), b[..len].as_flattened());
+            }
+        } else {
+            // Rows `db >= len` apart (a layout never puts two elements in one slot).
+            let mut rest = &mut dst[d0..];
+            let rows: [&mut [[u8; N]]; B] = core::array::from_fn(|_| {
+                let n = at.db.min(rest.len());
+                let (row, tail) = core::mem::take(&mut rest).split_at_mut(n);
+                rest = tail;
+                &mut row[..len]
+            });
+            for (x, f) in from.iter().enumerate() {
+                for y in 0..B {
+                    rows[y][x] = W::get(f[y]).put();
+                }
+            }
+        }
+    }
+}
+
+/// The block kernel for `a × b` blocks (each a power of two up to 16; `a · b · N` at most
+/// 256 bytes).
+fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize) -> BlockFn<N> {
     macro_rules! pick {
         ($($a:literal),*; $bs:tt) => {
             match a {
@@ -73,17 +188,26 @@ fn block_fn<const N: usize>(a: usize, b: usize) -> BlockFn<N> {
         };
         (@b $a:literal; [$($b:literal),*]) => {
             match b {
-                $( $b => block::<N, $a, $b>, )*
+                $( $b => block::<W, N, $a, $b>, )*
                 _ => unreachable!("block sides are powers of two up to 16"),
             }
         };
     }
-    pick!(1, 2, 4, 8, 16; [1, 2, 4, 8, 16])
+    match (a, b) {
+        (2, 17..) => zip::<W, N, 2>,
+        (4, 17..) => zip::<W, N, 4>,
+        (8, 17..) => zip::<W, N, 8>,
+        (17.., 2) => unzip::<W, N, 2>,
+        (17.., 4) => unzip::<W, N, 4>,
+        (17.., 8) => unzip::<W, N, 8>,
+        _ => pick!(1, 2, 4, 8, 16; [1, 2, 4, 8, 16]),
+    }
 }
 
 /// Copies the part `parts` of `nest` (see [`Nest::walk`]) from `src` into `dst`, with
 /// non-temporal stores if `stream`.
-pub(crate) fn copy<const N: usize>(
+#[allow(private_bounds)]
+pub(crate) fn copy<W: Word<N>, const N: usize>(
     nest: &Nest,
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
@@ -110,7 +234,7 @@ pub(crate) fn copy<const N: usize>(
             }
         }),
         Kernel::Block { a, b } => {
-            let kernel = block_fn::<N>(a.size, b.size);
+            let kernel = block_fn::<W, N>(a.size, b.size);
             nest.walk(parts, &mut |leaf: &Leaf<'_>| {
                 let whole = nest.whole_steps(leaf, &[a, b]);
                 let at = Blocks {
@@ -120,6 +244,7 @@ pub(crate) fn copy<const N: usize>(
                     reps: whole,
                     step: (leaf.step.dst, leaf.step.src),
                     stream,
+                    len: a.size.max(b.size),
                 };
                 kernel(dst, src, at);
                 for k in whole..leaf.n {

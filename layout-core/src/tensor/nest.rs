@@ -8,14 +8,17 @@
 //! reads or writes in part are finished by the next few kernels while they are still in the
 //! L1 cache, and both sides stream through memory.
 
-use alloc::vec;
 use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::digits::Loop;
+use crate::index::MAX_EXPANDED_RANK;
 
 /// The largest block side of the transpose kernel, in slots.
 pub(crate) const MAX_BLOCK: usize = 16;
+
+/// The longest run of the interleaving kernels (2, 4 or 8 rows into one run, or back).
+pub(crate) const MAX_RUN: usize = 128;
 
 /// What the innermost loops of a nest do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,8 +27,9 @@ pub(crate) enum Kernel {
     Element,
     /// A run of `size` slots, consecutive on both sides.
     Run(Loop),
-    /// A block of `a.size × b.size` slots (powers of two up to [`MAX_BLOCK`]): `a` steps the
-    /// destination by one slot, `b` the source.
+    /// A block of `a.size × b.size` slots: `a` steps the destination by one slot, `b` the
+    /// source. Both sides powers of two up to [`MAX_BLOCK`], or 2, 4 or 8 rows interleaved
+    /// into (or split from) runs of up to [`MAX_RUN`].
     Block { a: Loop, b: Loop },
 }
 
@@ -85,10 +89,14 @@ fn coalesce(loops: &mut Vec<Loop>) {
     }
 }
 
-/// The block side for `l`: the largest power of two up to [`MAX_BLOCK`] that divides its size
-/// or, for a clipped top digit, any that fits (the clip catches the overhang).
-fn block_side(l: &Loop) -> usize {
-    let mut b = MAX_BLOCK;
+/// Bytes along each side of the tile of blocks that the innermost loops around a block
+/// kernel cover: whole cache lines on both sides, all in the L1 cache together.
+pub(crate) const TILE_BYTES: usize = 256;
+
+/// The block side for `l`, at most `max`: the largest power of two that divides its size or,
+/// for a clipped top digit, any that fits (the clip catches the overhang).
+fn block_side(l: &Loop, max: usize) -> usize {
+    let mut b = max;
     while b > 1 && (b > l.size || !(l.size.is_multiple_of(b) || (l.top && l.clip))) {
         b /= 2;
     }
@@ -113,8 +121,10 @@ fn split(l: Loop, b: usize) -> (Option<Loop>, Loop) {
 
 impl Nest {
     /// Orders `loops` (of an array with dims `bounds`) around the fastest kernel they allow;
-    /// `blocks` is false when the storage has no block kernel (packed elements).
-    pub(crate) fn new(mut loops: Vec<Loop>, bounds: Vec<usize>, blocks: bool) -> Nest {
+    /// `width` is the bytes of a slot, 0 when the storage has no block kernel (packed
+    /// elements).
+    pub(crate) fn new(mut loops: Vec<Loop>, bounds: Vec<usize>, width: usize) -> Nest {
+        let blocks = width > 0;
         coalesce(&mut loops);
         let by_dst = (0..loops.len()).min_by_key(|&k| (loops[k].dst, loops[k].src));
         let by_src = (0..loops.len()).min_by_key(|&k| (loops[k].src, loops[k].dst));
@@ -126,15 +136,42 @@ impl Nest {
                 let (a, b) = (loops[i], loops[s]);
                 loops.remove(i.max(s));
                 loops.remove(i.min(s));
-                let (a_out, a) = split(a, block_side(&a));
-                let (b_out, b) = split(b, block_side(&b));
-                loops.extend(a_out);
-                loops.extend(b_out);
+                let few = |l: &Loop| matches!(l.size, 2 | 4 | 8);
+                let [a, b] = if few(&a) && b.dst == a.size {
+                    // Interleave `a.size` source rows into one destination run.
+                    let (out, b) = split(b, block_side(&b, MAX_RUN));
+                    loops.extend(out);
+                    [a, b]
+                } else if few(&b) && a.src == b.size {
+                    // Split one source run into `b.size` destination rows.
+                    let (out, a) = split(a, block_side(&a, MAX_RUN));
+                    loops.extend(out);
+                    [a, b]
+                } else {
+                    // Each side: tiles of whole lines, blocks within a tile, blocks of at most
+                    // 256 bytes, as square as the loops allow, so that they stay in registers.
+                    let tile = (TILE_BYTES / width).max(MAX_BLOCK);
+                    let mut cap = match width {
+                        1 | 2 => MAX_BLOCK,
+                        4 | 8 => 8,
+                        _ => 4,
+                    };
+                    let mut sides = [a, b];
+                    for side in &mut sides {
+                        let (out, t) = split(*side, block_side(side, tile));
+                        let (mid, k) = split(t, block_side(&t, cap));
+                        loops.extend(out);
+                        loops.extend(mid);
+                        *side = k;
+                        cap = (256 / (k.size * width)).clamp(1, MAX_BLOCK);
+                    }
+                    sides
+                };
                 Kernel::Block { a, b }
             }
             _ => Kernel::Element,
         };
-        loops.sort_by_key(|l| core::cmp::Reverse((l.dst.min(l.src), l.dst)));
+        loops.sort_by_key(|l| core::cmp::Reverse((l.dst.min(l.src), l.src)));
         Nest {
             outer: loops,
             kernel,
@@ -162,12 +199,14 @@ impl Nest {
     /// Calls `leaf` for every run of the kernel loop, in the parts `parts` of the outermost
     /// loop.
     pub(crate) fn walk(&self, parts: Range<usize>, leaf: &mut impl FnMut(&Leaf<'_>)) {
-        let mut base = vec![0; self.bounds.len()];
+        // A plan's rank is at most its expanded rank.
+        let mut base = [0; MAX_EXPANDED_RANK];
+        let base = &mut base[..self.bounds.len()];
         match self.outer.split_last() {
             None => {
                 if parts.contains(&0) {
                     leaf(&Leaf {
-                        base: &base,
+                        base,
                         at: (0, 0),
                         step: ONCE,
                         n: 1,
@@ -181,7 +220,7 @@ impl Nest {
                     base[last.dim] = start * last.mult;
                 }
                 leaf(&Leaf {
-                    base: &base,
+                    base,
                     at: (start * last.dst, start * last.src),
                     step: *last,
                     n: n - start,
@@ -195,7 +234,7 @@ impl Nest {
                         base[first.dim] = k * first.mult;
                     }
                     let at = (k * first.dst, k * first.src);
-                    self.descend(&rest[1..], last, &mut base, at, leaf);
+                    self.descend(&rest[1..], last, base, at, leaf);
                 }
             }
         }
@@ -281,16 +320,16 @@ mod tests {
     fn nest(dst: &str, src: &str) -> Nest {
         let plan = |t: &str| Plan::new(&parse_array(t).unwrap()).unwrap();
         let (d, s) = (plan(dst), plan(src));
-        Nest::new(loops(&d, &s).unwrap(), d.dims().to_vec(), true)
+        Nest::new(loops(&d, &s).unwrap(), d.dims().to_vec(), 4)
     }
 
     #[test]
     fn tile_rows_are_runs() {
         let n = nest("f32[64,256]{1,0:T(8,128)}", "f32[64,256]{1,0}");
         assert!(matches!(n.kernel, Kernel::Run(l) if l.size == 128));
-        // The destination's order: tile rows, tile columns, rows in a tile.
+        // The source's order: tile rows, rows in a tile, tile columns.
         let strides: Vec<_> = n.outer.iter().map(|l| (l.dst, l.src)).collect();
-        assert_eq!(strides, [(2048, 2048), (1024, 128), (128, 256)]);
+        assert_eq!(strides, [(2048, 2048), (128, 256), (1024, 128)]);
     }
 
     #[test]
@@ -306,8 +345,9 @@ mod tests {
         let Kernel::Block { a, b } = n.kernel else {
             panic!("{:?}", n.kernel)
         };
+        // Two rows interleaved into runs of 128 pairs.
         assert_eq!((a.size, a.dst, a.src), (2, 1, 256));
-        assert_eq!((b.size, b.dst, b.src), (16, 2, 1));
+        assert_eq!((b.size, b.dst, b.src), (128, 2, 1));
     }
 
     #[test]
@@ -316,8 +356,11 @@ mod tests {
         let Kernel::Block { a, b } = n.kernel else {
             panic!("{:?}", n.kernel)
         };
-        assert_eq!((a.size, b.size), (16, 16));
-        // The block loops innermost, the untouched dims outside.
-        assert!(n.outer[2..].iter().all(|l| l.dst.min(l.src) == 16));
+        // 8×8 f32 blocks (256 bytes) in tiles of 64×64 (256 bytes a side): the loops over
+        // the blocks of a tile innermost, then the loops over tiles, then the other dims.
+        assert_eq!((a.size, b.size), (8, 8));
+        let inner: Vec<usize> = n.outer.iter().map(|l| l.dst.min(l.src)).collect();
+        assert_eq!(inner[inner.len() - 2..], [8, 8]);
+        assert_eq!(inner[inner.len() - 4..inner.len() - 2], [64, 64]);
     }
 }

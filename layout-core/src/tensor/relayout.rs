@@ -289,7 +289,11 @@ impl CopyPlan {
             match loops(dst, src) {
                 Some(loops) => {
                     let words = s.bits == d.bits && matches!(s.bits, 8 | 16 | 32 | 64 | 128);
-                    let nest = Nest::new(loops, dst.dims().to_vec(), words);
+                    let nest = Nest::new(
+                        loops,
+                        dst.dims().to_vec(),
+                        if words { s.bits / 8 } else { 0 },
+                    );
                     if words {
                         How::Words {
                             nest,
@@ -445,11 +449,11 @@ impl CopyPlan {
             How::Words { nest, width } => {
                 let (dst, src) = (&mut dst[dp..], &src[sp..]);
                 match width {
-                    1 => words_copy::<1>(nest, dst, src, parts, stream),
-                    2 => words_copy::<2>(nest, dst, src, parts, stream),
-                    4 => words_copy::<4>(nest, dst, src, parts, stream),
-                    8 => words_copy::<8>(nest, dst, src, parts, stream),
-                    _ => words_copy::<16>(nest, dst, src, parts, stream),
+                    1 => words_copy::<u8, 1>(nest, dst, src, parts, stream),
+                    2 => words_copy::<u16, 2>(nest, dst, src, parts, stream),
+                    4 => words_copy::<u32, 4>(nest, dst, src, parts, stream),
+                    8 => words_copy::<u64, 8>(nest, dst, src, parts, stream),
+                    _ => words_copy::<u128, 16>(nest, dst, src, parts, stream),
                 }
                 if stream {
                     stream::fence();
@@ -471,7 +475,7 @@ impl CopyPlan {
     }
 }
 
-fn words_copy<const N: usize>(
+fn words_copy<W: kernels::Word<N>, const N: usize>(
     nest: &Nest,
     dst: &mut [u8],
     src: &[u8],
@@ -480,7 +484,7 @@ fn words_copy<const N: usize>(
 ) {
     let (dst, _) = dst.as_chunks_mut::<N>();
     let (src, _) = src.as_chunks::<N>();
-    kernels::copy::<N>(nest, dst, src, parts, stream);
+    kernels::copy::<W, N>(nest, dst, src, parts, stream);
 }
 
 /// Copies every element of `src`, laid out as `src_shape`, into `dst`, laid out as
