@@ -112,7 +112,7 @@ pub(crate) fn copy(
                     let len = nest.count(&run, Nest::at_step(leaf, run.dim, k));
                     fields.run(dst, src, d, s, len);
                 }
-                Kernel::Block { a, b } => {
+                Kernel::Block { a, b, .. } => {
                     edge(nest, leaf, k, [a, b], &mut |d, s| {
                         fields.element(dst, src, d, s);
                     });

@@ -7,7 +7,7 @@
 use core::ops::Range;
 
 use super::digits::Loop;
-use super::nest::{Kernel, Leaf, MAX_RUN, Nest};
+use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest};
 use super::stream;
 
 /// Where a row of blocks starts, how the block's loops step, how many blocks follow each
@@ -79,32 +79,49 @@ fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
         }
         if at.db == A {
             // The block's destination rows follow each other: one run of `A · B` slots.
-            let out = &mut dst[d0..d0 + A * B];
-            if at.stream && A * B * N >= 64 {
-                let mut buf = [[0u8; N]; 64];
-                let buf = &mut buf[..A * B];
-                for y in 0..B {
-                    for x in 0..A {
-                        buf[y * A + x] = rows[x][y].put();
-                    }
-                }
-                stream::copy(out.as_flattened_mut(), buf.as_flattened());
-            } else {
-                for y in 0..B {
-                    for x in 0..A {
-                        out[y * A + x] = rows[x][y].put();
-                    }
+            let mut buf = [[[0u8; N]; A]; B];
+            for (y, o) in buf.iter_mut().enumerate() {
+                for x in 0..A {
+                    o[x] = rows[x][y].put();
                 }
             }
+            let out = &mut dst[d0..d0 + A * B];
+            if at.stream && A * B * N >= 64 {
+                stream::copy(out.as_flattened_mut(), buf.as_flattened().as_flattened());
+            } else {
+                out.copy_from_slice(buf.as_flattened());
+            }
         } else {
+            let mut buf = [[0u8; N]; A];
             for y in 0..B {
-                let out = &mut dst[d0 + y * at.db..][..A];
                 for x in 0..A {
-                    out[x] = rows[x][y].put();
+                    buf[x] = rows[x][y].put();
+                }
+                let out = &mut dst[d0 + y * at.db..][..A];
+                if at.stream && A * N >= 64 {
+                    stream::copy(out.as_flattened_mut(), buf.as_flattened());
+                } else {
+                    out.copy_from_slice(&buf);
                 }
             }
         }
     }
+}
+
+/// Up to 8 bytes as a little-endian integer.
+#[inline(always)]
+fn lane(bytes: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    b[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(b)
+}
+
+/// The low `N` bytes of `v`, little-endian.
+#[inline(always)]
+fn slot<const N: usize>(v: u64) -> [u8; N] {
+    let mut out = [0u8; N];
+    out.copy_from_slice(&v.to_le_bytes()[..N]);
+    out
 }
 
 /// `reps` times: `A` source rows of `at.len` slots interleaved into one destination run.
@@ -121,9 +138,31 @@ fn zip<W: Word<N>, const N: usize, const A: usize>(
         let rows: [&[[u8; N]]; A] = core::array::from_fn(|x| &src[s0 + x * at.sa..][..len]);
         let (out, _) = dst[d0..d0 + A * len].as_chunks_mut::<A>();
         let out = if at.stream { &mut buf[..len] } else { out };
-        for (y, o) in out.iter_mut().enumerate() {
-            for x in 0..A {
-                o[x] = W::get(rows[x][y]).put();
+        if A * N <= 4 {
+            // The `A` slots of an output group as one integer, built with shifts: vector
+            // shifts and ors, where byte shuffles would stay scalar.
+            for (y, o) in out.iter_mut().enumerate() {
+                let mut v = 0u32;
+                for (x, row) in rows.iter().enumerate() {
+                    v |= (lane(&row[y]) as u32) << (8 * N * x);
+                }
+                o.as_flattened_mut()
+                    .copy_from_slice(&v.to_le_bytes()[..A * N]);
+            }
+        } else if A * N <= 8 {
+            for (y, o) in out.iter_mut().enumerate() {
+                let mut v = 0u64;
+                for (x, row) in rows.iter().enumerate() {
+                    v |= lane(&row[y]) << (8 * N * x);
+                }
+                o.as_flattened_mut()
+                    .copy_from_slice(&v.to_le_bytes()[..A * N]);
+            }
+        } else {
+            for (y, o) in out.iter_mut().enumerate() {
+                for x in 0..A {
+                    o[x] = W::get(rows[x][y]).put();
+                }
             }
         }
         if at.stream {
@@ -161,46 +200,56 @@ fn unzip<W: Word<N>, const N: usize, const B: usize>(
         } else {
             // Rows `db >= len` apart (a layout never puts two elements in one slot).
             let mut rest = &mut dst[d0..];
-            let rows: [&mut [[u8; N]]; B] = core::array::from_fn(|_| {
+            let mut rows: [&mut [[u8; N]]; B] = core::array::from_fn(|_| {
                 let n = at.db.min(rest.len());
                 let (row, tail) = core::mem::take(&mut rest).split_at_mut(n);
                 rest = tail;
                 &mut row[..len]
             });
-            for (x, f) in from.iter().enumerate() {
-                for y in 0..B {
-                    rows[y][x] = W::get(f[y]).put();
+            if B * N <= 8 {
+                // The `B` slots of an input group as one integer, split with shifts.
+                for (x, f) in from.iter().enumerate() {
+                    let v = lane(f.as_flattened());
+                    for (y, row) in rows.iter_mut().enumerate() {
+                        row[x] = slot(v >> (8 * N * y));
+                    }
+                }
+            } else {
+                for (x, f) in from.iter().enumerate() {
+                    for y in 0..B {
+                        rows[y][x] = W::get(f[y]).put();
+                    }
                 }
             }
         }
     }
 }
 
-/// The block kernel for `a × b` blocks (each a power of two up to 16; `a · b · N` at most
-/// 256 bytes).
-fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize) -> BlockFn<N> {
+/// The block kernel for `a × b` blocks: interleaving ones, or squarer blocks (`a` a power of
+/// two up to 64, `b` up to 16, `a · b · N` at most 256 bytes).
+fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> BlockFn<N> {
     macro_rules! pick {
         ($($a:literal),*; $bs:tt) => {
             match a {
                 $( $a => pick!(@b $a; $bs), )*
-                _ => unreachable!("block sides are powers of two up to 16"),
+                _ => unreachable!("block sides are powers of two up to 64"),
             }
         };
         (@b $a:literal; [$($b:literal),*]) => {
             match b {
                 $( $b => block::<W, N, $a, $b>, )*
-                _ => unreachable!("block sides are powers of two up to 16"),
+                _ => unreachable!("block sides are powers of two up to 64"),
             }
         };
     }
-    match (a, b) {
-        (2, 17..) => zip::<W, N, 2>,
-        (4, 17..) => zip::<W, N, 4>,
-        (8, 17..) => zip::<W, N, 8>,
-        (17.., 2) => unzip::<W, N, 2>,
-        (17.., 4) => unzip::<W, N, 4>,
-        (17.., 8) => unzip::<W, N, 8>,
-        _ => pick!(1, 2, 4, 8, 16; [1, 2, 4, 8, 16]),
+    match (form, a, b) {
+        (Form::Zip, 2, _) => zip::<W, N, 2>,
+        (Form::Zip, 4, _) => zip::<W, N, 4>,
+        (Form::Zip, 8, _) => zip::<W, N, 8>,
+        (Form::Unzip, _, 2) => unzip::<W, N, 2>,
+        (Form::Unzip, _, 4) => unzip::<W, N, 4>,
+        (Form::Unzip, _, 8) => unzip::<W, N, 8>,
+        _ => pick!(1, 2, 4, 8, 16, 32, 64; [1, 2, 4, 8, 16]),
     }
 }
 
@@ -233,8 +282,8 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                 }
             }
         }),
-        Kernel::Block { a, b } => {
-            let kernel = block_fn::<W, N>(a.size, b.size);
+        Kernel::Block { a, b, form } => {
+            let kernel = block_fn::<W, N>(a.size, b.size, form);
             nest.walk(parts, &mut |leaf: &Leaf<'_>| {
                 let whole = nest.whole_steps(leaf, &[a, b]);
                 let at = Blocks {
@@ -244,7 +293,11 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                     reps: whole,
                     step: (leaf.step.dst, leaf.step.src),
                     stream,
-                    len: a.size.max(b.size),
+                    len: match form {
+                        Form::Zip => b.size,
+                        Form::Unzip => a.size,
+                        Form::Square => 0,
+                    },
                 };
                 kernel(dst, src, at);
                 for k in whole..leaf.n {

@@ -17,6 +17,9 @@ use crate::index::MAX_EXPANDED_RANK;
 /// The largest block side of the transpose kernel, in slots.
 pub(crate) const MAX_BLOCK: usize = 16;
 
+/// The largest destination-contiguous side of a block: 64 one-byte slots, a cache line.
+pub(crate) const MAX_WIDE: usize = 64;
+
 /// The longest run of the interleaving kernels (2, 4 or 8 rows into one run, or back).
 pub(crate) const MAX_RUN: usize = 128;
 
@@ -28,9 +31,21 @@ pub(crate) enum Kernel {
     /// A run of `size` slots, consecutive on both sides.
     Run(Loop),
     /// A block of `a.size × b.size` slots: `a` steps the destination by one slot, `b` the
-    /// source. Both sides powers of two up to [`MAX_BLOCK`], or 2, 4 or 8 rows interleaved
+    /// source. Both sides powers of two (`a` up to [`MAX_WIDE`], `b` up to [`MAX_BLOCK`]), or
+    /// 2, 4 or 8 rows interleaved
     /// into (or split from) runs of up to [`MAX_RUN`].
-    Block { a: Loop, b: Loop },
+    Block { a: Loop, b: Loop, form: Form },
+}
+
+/// How a block kernel moves its block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// `a.size` (2, 4 or 8) source rows interleaved into one destination run.
+    Zip,
+    /// One source run split into `b.size` (2, 4 or 8) destination rows.
+    Unzip,
+    /// A transpose in registers.
+    Square,
 }
 
 /// The loops of a copy around a kernel.
@@ -137,25 +152,22 @@ impl Nest {
                 loops.remove(i.max(s));
                 loops.remove(i.min(s));
                 let few = |l: &Loop| matches!(l.size, 2 | 4 | 8);
-                let [a, b] = if few(&a) && b.dst == a.size {
+                let ([a, b], form) = if few(&a) && b.dst == a.size {
                     // Interleave `a.size` source rows into one destination run.
                     let (out, b) = split(b, block_side(&b, MAX_RUN));
                     loops.extend(out);
-                    [a, b]
+                    ([a, b], Form::Zip)
                 } else if few(&b) && a.src == b.size {
                     // Split one source run into `b.size` destination rows.
                     let (out, a) = split(a, block_side(&a, MAX_RUN));
                     loops.extend(out);
-                    [a, b]
+                    ([a, b], Form::Unzip)
                 } else {
-                    // Each side: tiles of whole lines, blocks within a tile, blocks of at most
-                    // 256 bytes, as square as the loops allow, so that they stay in registers.
+                    // Each side: tiles of whole lines, blocks within a tile. Blocks of at
+                    // most 256 bytes (they stay in registers) whose destination rows are whole
+                    // 64-byte lines where the loops allow, so that they can be streamed.
                     let tile = (TILE_BYTES / width).max(MAX_BLOCK);
-                    let mut cap = match width {
-                        1 | 2 => MAX_BLOCK,
-                        4 | 8 => 8,
-                        _ => 4,
-                    };
+                    let mut cap = (64 / width).clamp(1, MAX_WIDE);
                     let mut sides = [a, b];
                     for side in &mut sides {
                         let (out, t) = split(*side, block_side(side, tile));
@@ -165,9 +177,9 @@ impl Nest {
                         *side = k;
                         cap = (256 / (k.size * width)).clamp(1, MAX_BLOCK);
                     }
-                    sides
+                    (sides, Form::Square)
                 };
-                Kernel::Block { a, b }
+                Kernel::Block { a, b, form }
             }
             _ => Kernel::Element,
         };
@@ -342,7 +354,7 @@ mod tests {
     #[test]
     fn pairs_are_blocks() {
         let n = nest("bf16[16,256]{1,0:T(8,128)(2,1)}", "bf16[16,256]{1,0}");
-        let Kernel::Block { a, b } = n.kernel else {
+        let Kernel::Block { a, b, .. } = n.kernel else {
             panic!("{:?}", n.kernel)
         };
         // Two rows interleaved into runs of 128 pairs.
@@ -353,14 +365,15 @@ mod tests {
     #[test]
     fn transposes_are_blocks() {
         let n = nest("f32[64,64,64,64]{0,1,2,3}", "f32[64,64,64,64]{3,2,1,0}");
-        let Kernel::Block { a, b } = n.kernel else {
+        let Kernel::Block { a, b, .. } = n.kernel else {
             panic!("{:?}", n.kernel)
         };
-        // 8×8 f32 blocks (256 bytes) in tiles of 64×64 (256 bytes a side): the loops over
+        // 16×4 f32 blocks (256 bytes, destination rows of a line) in tiles of 64×64 (256
+        // bytes a side): the loops over
         // the blocks of a tile innermost, then the loops over tiles, then the other dims.
-        assert_eq!((a.size, b.size), (8, 8));
+        assert_eq!((a.size, b.size), (16, 4));
         let inner: Vec<usize> = n.outer.iter().map(|l| l.dst.min(l.src)).collect();
-        assert_eq!(inner[inner.len() - 2..], [8, 8]);
+        assert_eq!(inner[inner.len() - 2..], [16, 4]);
         assert_eq!(inner[inner.len() - 4..inner.len() - 2], [64, 64]);
     }
 }
