@@ -175,6 +175,30 @@ fn zip<W: Word<N>, const N: usize, const A: usize>(
     }
 }
 
+/// Splits groups of `B` slots (`from`) into the rows `to`, slot `y` of each group into row
+/// `y`.
+#[inline(always)]
+fn split_groups<W: Word<N>, const N: usize, const B: usize>(
+    from: &[[[u8; N]; B]],
+    mut to: [&mut [[u8; N]]; B],
+) {
+    if B * N <= 8 {
+        // The `B` slots of an input group as one integer, split with shifts.
+        for (x, f) in from.iter().enumerate() {
+            let v = lane(f.as_flattened());
+            for (y, row) in to.iter_mut().enumerate() {
+                row[x] = slot(v >> (8 * N * y));
+            }
+        }
+    } else {
+        for (x, f) in from.iter().enumerate() {
+            for y in 0..B {
+                to[y][x] = W::get(f[y]).put();
+            }
+        }
+    }
+}
+
 /// `reps` times: one source run split into `B` destination rows of `at.len` slots.
 #[inline(never)]
 fn unzip<W: Word<N>, const N: usize, const B: usize>(
@@ -188,11 +212,13 @@ fn unzip<W: Word<N>, const N: usize, const B: usize>(
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
         let (from, _) = src[s0..s0 + B * len].as_chunks::<B>();
         if at.stream {
-            for (x, f) in from.iter().enumerate() {
-                for y in 0..B {
-                    buf[y][x] = W::get(f[y]).put();
-                }
-            }
+            let mut rest = buf.as_mut_slice();
+            let rows: [&mut [[u8; N]]; B] = core::array::from_fn(|_| {
+                let (row, tail) = core::mem::take(&mut rest).split_at_mut(1);
+                rest = tail;
+                &mut row[0][..len]
+            });
+            split_groups::<W, N, B>(from, rows);
             for (y, b) in buf.iter().enumerate() {
                 let out = &mut dst[d0 + y * at.db..][..len];
                 stream::copy(out.as_flattened_mut(), b[..len].as_flattened());
@@ -200,27 +226,13 @@ fn unzip<W: Word<N>, const N: usize, const B: usize>(
         } else {
             // Rows `db >= len` apart (a layout never puts two elements in one slot).
             let mut rest = &mut dst[d0..];
-            let mut rows: [&mut [[u8; N]]; B] = core::array::from_fn(|_| {
+            let rows: [&mut [[u8; N]]; B] = core::array::from_fn(|_| {
                 let n = at.db.min(rest.len());
                 let (row, tail) = core::mem::take(&mut rest).split_at_mut(n);
                 rest = tail;
                 &mut row[..len]
             });
-            if B * N <= 8 {
-                // The `B` slots of an input group as one integer, split with shifts.
-                for (x, f) in from.iter().enumerate() {
-                    let v = lane(f.as_flattened());
-                    for (y, row) in rows.iter_mut().enumerate() {
-                        row[x] = slot(v >> (8 * N * y));
-                    }
-                }
-            } else {
-                for (x, f) in from.iter().enumerate() {
-                    for y in 0..B {
-                        rows[y][x] = W::get(f[y]).put();
-                    }
-                }
-            }
+            split_groups::<W, N, B>(from, rows);
         }
     }
 }

@@ -418,15 +418,13 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
     }
 
     /// Copies every element of `src` (same dimensions and element type, any layout) into
-    /// this tensor's layout: one `memcpy` for identical layouts, loops over the tiled side's
-    /// tiles copying whole tile rows (and interleaving `(2,1)` pairs) between an untiled and a
-    /// tiled layout, and a per-element copy otherwise. Copies of 16 MiB or more write those
-    /// tile rows with non-temporal stores on x86_64 (see BENCHMARKS.md). The source must have
-    /// the same [`Layout::Dims`] and element type: a mismatch is a type error at the call.
-    ///
-    /// Each call builds the runtime [`Plan`](crate::Plan) of both layouts (parsing their
-    /// canonical text): a few microseconds, negligible for large tensors but not for many
-    /// copies of tiny ones.
+    /// this tensor's layout: one `memcpy` for layouts that put every element at the same
+    /// offset, else the engine of [`CopyPlan`] (the runtime relayout), whose plan for the pair
+    /// `(L, L2)` is built on the first call and kept, so later calls build nothing. It copies
+    /// runs of slots, interleaves `(2,1)` `(4,1)` `(8,1)` pairs (or splits them back) and
+    /// transposes small blocks in registers; copies of 16 MiB or more write whole cache lines
+    /// with non-temporal stores on x86_64 (see BENCHMARKS.md). The source must have the same
+    /// [`Layout::Dims`] and element type: a mismatch is a type error at the call.
     ///
     /// ```
     /// use xla_layout::{layout, tensor::Tensor};

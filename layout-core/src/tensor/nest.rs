@@ -151,7 +151,8 @@ impl Nest {
                 let (a, b) = (loops[i], loops[s]);
                 loops.remove(i.max(s));
                 loops.remove(i.min(s));
-                let few = |l: &Loop| matches!(l.size, 2 | 4 | 8);
+                // Groups of 2, 4 or 8 slots that fit one 8-byte integer.
+                let few = |l: &Loop| matches!(l.size, 2 | 4 | 8) && l.size * width <= 8;
                 let ([a, b], form) = if few(&a) && b.dst == a.size {
                     // Interleave `a.size` source rows into one destination run.
                     let (out, b) = split(b, block_side(&b, MAX_RUN));
@@ -183,7 +184,20 @@ impl Nest {
             }
             _ => Kernel::Element,
         };
-        loops.sort_by_key(|l| core::cmp::Reverse((l.dst.min(l.src), l.src)));
+        // Ties in the source's order, which measured faster for runs and interleaving (the
+        // destination's lines are written whole, streamed), except for splitting runs into
+        // rows, whose short destination rows stream better in the destination's order.
+        let dst_order = matches!(
+            kernel,
+            Kernel::Block {
+                form: Form::Unzip,
+                ..
+            }
+        );
+        loops.sort_by_key(|l| {
+            let tie = if dst_order { l.dst } else { l.src };
+            core::cmp::Reverse((l.dst.min(l.src), tie))
+        });
         Nest {
             outer: loops,
             kernel,

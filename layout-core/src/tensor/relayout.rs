@@ -10,6 +10,7 @@
 //! linear in common digits (a sub-tile that does not divide its tile) are copied element by
 //! element in logical order.
 
+use alloc::boxed::Box;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::any::TypeId;
@@ -187,11 +188,15 @@ enum How {
     /// Bit fields (packed, or widths that differ).
     Bits { nest: Nest, fields: BitFields },
     /// Element by element in logical order: the offsets are not linear in common digits.
-    Elements {
-        dst: Plan,
-        src: Plan,
-        fields: BitFields,
-    },
+    Elements(Box<Elements>),
+}
+
+/// Both plans of a copy element by element.
+#[derive(Clone, Debug)]
+struct Elements {
+    dst: Plan,
+    src: Plan,
+    fields: BitFields,
 }
 
 /// Bytes of a bitcast copied per part (see [`CopyPlan::parts`]).
@@ -303,11 +308,11 @@ impl CopyPlan {
                         How::Bits { nest, fields }
                     }
                 }
-                None => How::Elements {
+                None => How::Elements(Box::new(Elements {
                     dst: dst.clone(),
                     src: src.clone(),
                     fields,
-                },
+                })),
             }
         };
         CopyPlan {
@@ -389,7 +394,7 @@ impl CopyPlan {
     /// ```
     pub fn parts(&self) -> usize {
         match &self.how {
-            How::Nothing | How::Elements { .. } => 1,
+            How::Nothing | How::Elements(_) => 1,
             How::Bitcast { bytes } => bytes.div_ceil(BITCAST_PART).max(1),
             How::Words { nest, .. } | How::Bits { nest, .. } => nest.parts(),
         }
@@ -460,14 +465,10 @@ impl CopyPlan {
                 }
             }
             How::Bits { nest, fields } => bits::copy(nest, fields, dst, src, parts),
-            How::Elements {
-                dst: dp,
-                src: sp,
-                fields,
-            } => {
+            How::Elements(e) => {
                 if parts.contains(&0) {
-                    for (d, s) in dp.logical_offsets().zip(sp.logical_offsets()) {
-                        fields.element(dst, src, d, s);
+                    for (d, s) in e.dst.logical_offsets().zip(e.src.logical_offsets()) {
+                        e.fields.element(dst, src, d, s);
                     }
                 }
             }
