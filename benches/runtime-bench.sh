@@ -87,8 +87,8 @@ commit $COMMIT. Machine: ${CPU:-unknown CPU}, $(nproc) CPUs (\`nproc\`), L3 ${L3
 $(uname -sr); \`$(rustc -V)\`; default target flags (x86-64 baseline, so SSE2 vectors; no
 \`-C target-cpu\`). The 2 CPUs are shared with other jobs: load average (1, 5, 15 min)
 $LOAD_BEFORE before and $LOAD_AFTER after. Memory bandwidth on this machine varies by ±15%
-from minute to minute, memcpy's the most; ratios measured a few milliseconds apart (the cold
-columns) are the steadier ones.
+from minute to minute, memcpy's the most; ratios measured a few milliseconds apart (the paired
+rounds) are the steadier ones.
 
 ### Relayout of 64 MiB arrays
 
