@@ -238,19 +238,19 @@ fn unzip<W: Word<N>, const N: usize, const B: usize>(
 }
 
 /// The block kernel for `a × b` blocks: interleaving ones, or squarer blocks (`a` a power of
-/// two up to 64, `b` up to 16, `a · b · N` at most 256 bytes).
+/// two up to 32, `b` up to 16, `a · b · N` at most 256 bytes).
 fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> BlockFn<N> {
     macro_rules! pick {
         ($($a:literal),*; $bs:tt) => {
             match a {
                 $( $a => pick!(@b $a; $bs), )*
-                _ => unreachable!("block sides are powers of two up to 64"),
+                _ => unreachable!("block sides are powers of two up to 32"),
             }
         };
         (@b $a:literal; [$($b:literal),*]) => {
             match b {
                 $( $b => block::<W, N, $a, $b>, )*
-                _ => unreachable!("block sides are powers of two up to 64"),
+                _ => unreachable!("block sides are powers of two up to 32"),
             }
         };
     }
@@ -261,7 +261,7 @@ fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> Block
         (Form::Unzip, _, 2) => unzip::<W, N, 2>,
         (Form::Unzip, _, 4) => unzip::<W, N, 4>,
         (Form::Unzip, _, 8) => unzip::<W, N, 8>,
-        _ => pick!(1, 2, 4, 8, 16, 32, 64; [1, 2, 4, 8, 16]),
+        _ => pick!(1, 2, 4, 8, 16, 32; [1, 2, 4, 8, 16]),
     }
 }
 
