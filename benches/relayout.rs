@@ -1,42 +1,176 @@
-//! Relayout bandwidth: `Tensor::copy_from` between row-major and TPU-tiled layouts of
-//! 4096×4096 arrays, side by side with the memcpy bound (`copy_from_slice` of the same
-//! bytes) and a naive per-element loop (`dst[Dst::offset(i)] = src[Src::offset(i)]`).
+//! Relayout bandwidth: copies between two layouts of one 64 MiB array, for every kind of
+//! layout pair (tile rows, `(2,1)` `(4,1)` `(8,1)` sub-tiles, transposed tiles, `*` tiles,
+//! `E(4)` packing, untiled permutations; 1- to 16-byte elements), each side by side with the
+//! memcpy bound: `copy_from_slice` of the same bytes.
 //!
-//! Two measurements of each direction:
-//! * *hot*: criterion's loop repeating one copy on the same buffers. A repeated 32 MiB
-//!   memcpy keeps part of its source in a 32 MiB L3, so the bf16 bound is partly a cache
-//!   bound;
-//! * *cold, paired*: rounds of (evict, memcpy, evict, `copy_from`), each copy starting from
-//!   DRAM after 128 MiB of unrelated reads; the ratio is the median of the rounds' ratios,
-//!   so both sides of every ratio ran a few milliseconds apart.
+//! Each case runs `ROUNDS` rounds of (evict, memcpy, evict, relayout): every copy starts from
+//! DRAM after 128 MiB of unrelated reads, and the ratio is the median of the rounds' ratios, so
+//! both sides of every ratio ran a few milliseconds apart (the machine is shared: absolute
+//! figures drift, ratios much less). The runtime API (`CopyPlan::copy` over bytes) and the
+//! typed `Tensor::copy_from` run the same engine; a few cases run through both.
 //!
-//! `cargo bench --bench relayout`; prints a table of GB/s (bytes of one buffer per second)
-//! and ratios after criterion's own report.
-
-mod common;
+//! Then small tensors: `copy_from` of one 8×128 f32 tile (4 KiB) against `copy_from_slice`,
+//! hot in L1, the median of `ROUNDS` timings of 20 000 copies each.
+//!
+//! `cargo bench --bench relayout` (add `-- NAME` to run the cases whose name contains NAME);
+//! prints a markdown table.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::Instant;
 
-use criterion::{Criterion, Throughput};
-use half::bf16;
-use xla_layout::tensor::Tensor;
+use xla_layout::parse_array;
+use xla_layout::tensor::{CopyPlan, Tensor};
 use xla_layout::{StaticLayout, layout};
 
-type RowsF32 = layout!(f32[4096,4096]{1,0});
-type TilesF32 = layout!(f32[4096,4096]{1,0:T(8,128)});
-type RowsBf16 = layout!(bf16[4096,4096]{1,0});
-type TilesBf16 = layout!(bf16[4096,4096]{1,0:T(8,128)(2,1)});
-
-/// The three ways to move `src` into `dst`, measured in one criterion group.
-const VARIANTS: [&str; 3] = ["copy_from", "memcpy", "naive"];
-
-/// Bytes read before each cold copy: four times the L3 of the machine measured.
+/// Bytes read before each copy: four times the L3 of the machine measured.
 const FLUSH_BYTES: usize = 128 << 20;
 
-/// Rounds of the cold, paired measurement of each direction (one when criterion runs the
-/// benches as tests, without `--bench`).
-const ROUNDS: usize = 25;
+/// Rounds of each case (one when cargo runs the bench as a test, without `--bench`).
+const ROUNDS: usize = 11;
+
+/// One relayout: a name, the source and destination layouts, the goal (share of memcpy).
+struct Case {
+    name: &'static str,
+    src: &'static str,
+    dst: &'static str,
+    goal: f64,
+}
+
+const fn case(name: &'static str, src: &'static str, dst: &'static str, goal: f64) -> Case {
+    Case {
+        name,
+        src,
+        dst,
+        goal,
+    }
+}
+
+/// Goal of tiled relayouts and of untiled permutations (issue 13).
+const TILED: f64 = 0.8;
+const PERMUTED: f64 = 0.5;
+
+const CASES: &[Case] = &[
+    case(
+        "f32 rows -> T(8,128)",
+        "f32[4096,4096]{1,0}",
+        "f32[4096,4096]{1,0:T(8,128)}",
+        TILED,
+    ),
+    case(
+        "f32 T(8,128) -> rows",
+        "f32[4096,4096]{1,0:T(8,128)}",
+        "f32[4096,4096]{1,0}",
+        TILED,
+    ),
+    case(
+        "bf16 rows -> T(8,128)(2,1)",
+        "bf16[4096,8192]{1,0}",
+        "bf16[4096,8192]{1,0:T(8,128)(2,1)}",
+        TILED,
+    ),
+    case(
+        "bf16 T(8,128)(2,1) -> rows",
+        "bf16[4096,8192]{1,0:T(8,128)(2,1)}",
+        "bf16[4096,8192]{1,0}",
+        TILED,
+    ),
+    case(
+        "s8 rows -> T(32,128)(4,1)",
+        "s8[8192,8192]{1,0}",
+        "s8[8192,8192]{1,0:T(32,128)(4,1)}",
+        TILED,
+    ),
+    case(
+        "s8 T(32,128)(4,1) -> rows",
+        "s8[8192,8192]{1,0:T(32,128)(4,1)}",
+        "s8[8192,8192]{1,0}",
+        TILED,
+    ),
+    case(
+        "u8 rows -> T(64,128)(8,1)",
+        "u8[8192,8192]{1,0}",
+        "u8[8192,8192]{1,0:T(64,128)(8,1)}",
+        TILED,
+    ),
+    case(
+        "s4 E(4) rows -> T(64,128)(8,1)E(4)",
+        "s4[16384,8192]{1,0:E(4)}",
+        "s4[16384,8192]{1,0:T(64,128)(8,1)E(4)}",
+        TILED,
+    ),
+    case(
+        "s4 bytes -> E(4) packed",
+        "s4[8192,8192]{1,0}",
+        "s4[8192,8192]{1,0:E(4)}",
+        TILED,
+    ),
+    case(
+        "f32 rows -> {0,1:T(8,128)}",
+        "f32[4096,4096]{1,0}",
+        "f32[4096,4096]{0,1:T(8,128)}",
+        TILED,
+    ),
+    case(
+        "f32 {0,1:T(8,128)} -> rows",
+        "f32[4096,4096]{0,1:T(8,128)}",
+        "f32[4096,4096]{1,0}",
+        TILED,
+    ),
+    case(
+        "f32 T(8,128) -> {0,1:T(8,128)}",
+        "f32[4096,4096]{1,0:T(8,128)}",
+        "f32[4096,4096]{0,1:T(8,128)}",
+        TILED,
+    ),
+    case(
+        "f32 rows -> T(8,*,128)",
+        "f32[128,8,16384]{2,1,0}",
+        "f32[128,8,16384]{2,1,0:T(8,*,128)}",
+        TILED,
+    ),
+    case(
+        "f64 rows -> {0,1:T(8,128)}",
+        "f64[2048,4096]{1,0}",
+        "f64[2048,4096]{0,1:T(8,128)}",
+        TILED,
+    ),
+    case(
+        "c128 rows -> T(8,128)",
+        "c128[1024,4096]{1,0}",
+        "c128[1024,4096]{1,0:T(8,128)}",
+        TILED,
+    ),
+    case(
+        "f32 2-D transpose {1,0} -> {0,1}",
+        "f32[4096,4096]{1,0}",
+        "f32[4096,4096]{0,1}",
+        PERMUTED,
+    ),
+    case(
+        "f32 4-D reversal {3,2,1,0} -> {0,1,2,3}",
+        "f32[64,64,64,64]{3,2,1,0}",
+        "f32[64,64,64,64]{0,1,2,3}",
+        PERMUTED,
+    ),
+    case(
+        "f32 4-D {3,2,1,0} -> {1,0,3,2}",
+        "f32[64,64,64,64]{3,2,1,0}",
+        "f32[64,64,64,64]{1,0,3,2}",
+        PERMUTED,
+    ),
+    case(
+        "bf16 4-D reversal {3,2,1,0} -> {0,1,2,3}",
+        "bf16[64,64,64,128]{3,2,1,0}",
+        "bf16[64,64,64,128]{0,1,2,3}",
+        PERMUTED,
+    ),
+    case(
+        "u8 2-D transpose {1,0} -> {0,1}",
+        "u8[8192,8192]{1,0}",
+        "u8[8192,8192]{0,1}",
+        PERMUTED,
+    ),
+];
 
 /// Reads one word of every cache line of `flush`, evicting the copy's buffers.
 fn evict(flush: &[u64]) {
@@ -48,181 +182,176 @@ fn evict(flush: &[u64]) {
     );
 }
 
-/// Copies element by element through the two layouts' `offset`, in logical order.
-fn naive<E: Copy, D, S>(dst: &mut [E], src: &[E])
-where
-    D: StaticLayout<Index = [usize; 2], Elem = E, Word = E>,
-    S: StaticLayout<Index = [usize; 2], Elem = E, Word = E>,
-{
-    let [rows, cols] = [D::DIMS[0], D::DIMS[1]];
-    for i in 0..rows {
-        for j in 0..cols {
-            dst[D::offset([i, j])] = src[S::offset([i, j])];
-        }
-    }
-}
-
-/// Medians of the cold, paired rounds: `copy_from` and memcpy seconds, and memcpy's time
-/// over `copy_from`'s.
-struct Cold {
-    kernel: f64,
-    memcpy: f64,
-    ratio: f64,
-}
-
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
 
-/// One direction: `copy_from`, memcpy and the naive loop into a `D` tensor from `src`, hot
-/// under criterion, then cold and paired.
-fn direction<E, D, S>(c: &mut Criterion, group: &str, src: &Tensor<S>, flush: &[u64]) -> Cold
-where
-    E: Copy + Default + PartialEq + std::fmt::Debug,
-    D: StaticLayout<Index = [usize; 2], Elem = E, Word = E>,
-    S: StaticLayout<Index = [usize; 2], Elem = E, Word = E, Dims = D::Dims>,
-{
-    let mut dst = Tensor::<D>::zeros();
-    let mut reference = Tensor::<D>::zeros();
-    dst.copy_from(src);
-    naive::<E, D, S>(reference.as_mut_slice(), src.as_slice());
-    assert!(
-        dst.as_slice() == reference.as_slice(),
-        "{group}: copy_from differs from the naive loop"
-    );
-    let mut g = c.benchmark_group(group);
-    g.throughput(Throughput::BytesDecimal(D::SIZE_BYTES as u64));
-    g.bench_function(VARIANTS[0], |b| {
-        b.iter(|| dst.copy_from(black_box(src)));
-    });
-    g.bench_function(VARIANTS[1], |b| {
-        b.iter(|| {
-            dst.as_mut_slice()
-                .copy_from_slice(black_box(src.as_slice()))
-        });
-    });
-    g.bench_function(VARIANTS[2], |b| {
-        b.iter(|| naive::<E, D, S>(dst.as_mut_slice(), black_box(src.as_slice())));
-    });
-    g.finish();
+/// Medians over the rounds: relayout and memcpy seconds, and memcpy's time over the
+/// relayout's.
+struct Paired {
+    ours: f64,
+    memcpy: f64,
+    ratio: f64,
+}
 
-    let mut timed = |copy: &mut dyn FnMut(&mut Tensor<D>)| {
+/// Rounds of (evict, memcpy of `bytes` bytes, evict, `copy`).
+fn paired(rounds: usize, bytes: usize, flush: &[u64], copy: &mut dyn FnMut()) -> Paired {
+    let from: Vec<u8> = (0..bytes).map(|k| k as u8).collect();
+    let mut to = vec![0u8; bytes];
+    let (mut ours, mut memcpy, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
         evict(flush);
         let t = Instant::now();
-        copy(&mut dst);
-        t.elapsed().as_secs_f64()
-    };
-    let rounds = if std::env::args().any(|a| a == "--bench") {
-        ROUNDS
-    } else {
-        1
-    };
-    let (mut kernel, mut memcpy, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..rounds {
-        let m = timed(&mut |d| d.as_mut_slice().copy_from_slice(black_box(src.as_slice())));
-        let k = timed(&mut |d| d.copy_from(black_box(src)));
-        kernel.push(k);
+        to.copy_from_slice(black_box(&from));
+        let m = t.elapsed().as_secs_f64();
+        evict(flush);
+        let t = Instant::now();
+        copy();
+        let k = t.elapsed().as_secs_f64();
+        ours.push(k);
         memcpy.push(m);
         ratio.push(m / k);
     }
-    Cold {
-        kernel: median(kernel),
+    black_box(&to);
+    Paired {
+        ours: median(ours),
         memcpy: median(memcpy),
         ratio: median(ratio),
     }
 }
 
-fn main() {
-    let start = SystemTime::now();
-    let mut c = common::criterion(Duration::from_secs(3));
-    let n = RowsF32::ELEMENTS;
-    let flush: Vec<u64> = (0..FLUSH_BYTES / 8).map(|k| k as u64).collect();
-    let mut cold = Vec::new();
-
-    let rows = Tensor::<RowsF32>::from_logical(&(0..n).map(|k| k as f32).collect::<Vec<_>>())
-        .expect("4096×4096 values");
-    let mut tiles = Tensor::<TilesF32>::zeros();
-    tiles.copy_from(&rows);
-    cold.push(direction::<f32, TilesF32, RowsF32>(
-        &mut c,
-        "f32-rows-to-T8x128",
-        &rows,
-        &flush,
-    ));
-    cold.push(direction::<f32, RowsF32, TilesF32>(
-        &mut c,
-        "f32-T8x128-to-rows",
-        &tiles,
-        &flush,
-    ));
-    drop((rows, tiles));
-
-    let rows = Tensor::<RowsBf16>::from_logical(
-        &(0..n)
-            .map(|k| bf16::from_bits(k as u16 & 0x3fff))
-            .collect::<Vec<_>>(),
-    )
-    .expect("4096×4096 values");
-    let mut tiles = Tensor::<TilesBf16>::zeros();
-    tiles.copy_from(&rows);
-    cold.push(direction::<bf16, TilesBf16, RowsBf16>(
-        &mut c,
-        "bf16-rows-to-T8x128x2x1",
-        &rows,
-        &flush,
-    ));
-    cold.push(direction::<bf16, RowsBf16, TilesBf16>(
-        &mut c,
-        "bf16-T8x128x2x1-to-rows",
-        &tiles,
-        &flush,
-    ));
-
-    c.final_summary();
-    report(start, &cold);
+fn row(name: &str, bytes: usize, p: &Paired, goal: f64) {
+    let gbps = |t: f64| bytes as f64 / t / 1e9;
+    println!(
+        "| {name} | {} | {:.2} | {:.2} | {:.2} | ≥ {goal}: {} |",
+        bytes >> 20,
+        gbps(p.ours),
+        gbps(p.memcpy),
+        p.ratio,
+        if p.ratio >= goal { "met" } else { "missed" }
+    );
 }
 
-/// Prints GB/s of each variant and `copy_from`'s share of memcpy: criterion's medians from
-/// this run (hot), then the paired rounds (cold).
-fn report(start: SystemTime, cold: &[Cold]) {
-    // Each direction with its bytes and the share of memcpy bandwidth it aims at.
-    let groups = [
-        ("f32-rows-to-T8x128", RowsF32::SIZE_BYTES, 0.9),
-        ("f32-T8x128-to-rows", RowsF32::SIZE_BYTES, 0.9),
-        ("bf16-rows-to-T8x128x2x1", RowsBf16::SIZE_BYTES, 0.7),
-        ("bf16-T8x128x2x1-to-rows", RowsBf16::SIZE_BYTES, 0.7),
-    ];
-    println!(
-        "\n| direction | hot copy_from GB/s | hot memcpy GB/s | hot copy_from / memcpy | \
-         naive GB/s | copy_from / naive | cold copy_from GB/s | cold memcpy GB/s | \
-         cold copy_from / memcpy | goal: hot, cold |"
+/// A runtime case: checks the round trip, then times the copy.
+fn runtime(case: &Case, rounds: usize, flush: &[u64]) {
+    let (a, b) = (
+        parse_array(case.src).expect("valid source"),
+        parse_array(case.dst).expect("valid destination"),
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
-    let verdict = |share: f64, goal: f64| if share >= goal { "met" } else { "missed" };
-    for ((group, bytes, goal), cold) in groups.into_iter().zip(cold) {
-        let gbps = |t: f64| bytes as f64 / t;
-        let (hot, hot_verdict) = match VARIANTS.map(|v| common::median_ns(group, v, start)) {
-            [Some(kernel), Some(memcpy), Some(naive)] => (
-                format!(
-                    "{:.2} | {:.2} | {:.0}% | {:.2} | {:.1}×",
-                    gbps(kernel),
-                    gbps(memcpy),
-                    100.0 * memcpy / kernel,
-                    gbps(naive),
-                    naive / kernel
-                ),
-                verdict(memcpy / kernel, goal),
-            ),
-            _ => ("- | - | - | - | -".to_owned(), "-"),
-        };
-        println!(
-            "| {group} | {hot} | {:.2} | {:.2} | {:.0}% | ≥ {:.0}%: {hot_verdict}, {} |",
-            gbps(cold.kernel * 1e9),
-            gbps(cold.memcpy * 1e9),
-            100.0 * cold.ratio,
-            100.0 * goal,
-            verdict(cold.ratio, goal)
+    let there = CopyPlan::new(&a, &b).expect("same array");
+    let back = CopyPlan::new(&b, &a).expect("same array");
+    let src: Vec<u8> = (0..there.src_bytes())
+        .map(|k| (k.wrapping_mul(2_654_435_761) >> 7) as u8)
+        .collect();
+    let mut dst = vec![0u8; there.dst_bytes()];
+    let mut again = vec![0u8; there.src_bytes()];
+    there.copy(&src, &mut dst).expect("lengths");
+    back.copy(&dst, &mut again).expect("lengths");
+    if !case.src.contains("s4[8192,8192]{1,0}") {
+        // (s4 in bytes keeps only the low 4 bits of each byte: no round trip.)
+        assert!(
+            again == src,
+            "{}: the round trip changed the data",
+            case.name
         );
+    }
+    let p = paired(rounds, there.src_bytes(), flush, &mut || {
+        there.copy(black_box(&src), &mut dst).expect("lengths");
+    });
+    row(case.name, there.src_bytes(), &p, case.goal);
+}
+
+type RowsF32 = layout!(f32[4096,4096]{1,0});
+type TilesF32 = layout!(f32[4096,4096]{1,0:T(8,128)});
+type ColTilesF32 = layout!(f32[4096,4096]{0,1:T(8,128)});
+type RowsBf16 = layout!(bf16[4096,8192]{1,0});
+type TilesBf16 = layout!(bf16[4096,8192]{1,0:T(8,128)(2,1)});
+
+/// A typed case: `Tensor::copy_from` into `D` from `S`.
+fn typed<D, S>(name: &str, rounds: usize, flush: &[u64])
+where
+    D: StaticLayout,
+    S: StaticLayout<Elem = D::Elem, Dims = D::Dims>,
+{
+    let src = Tensor::<S>::zeros();
+    let mut dst = Tensor::<D>::zeros();
+    let p = paired(rounds, S::SIZE_BYTES, flush, &mut || {
+        dst.copy_from(black_box(&src));
+    });
+    row(name, S::SIZE_BYTES, &p, TILED);
+}
+
+type TileRows = layout!(f32[8,128]{1,0});
+type Tile = layout!(f32[8,128]{1,0:T(8,128)});
+type TileCols = layout!(f32[8,128]{0,1});
+
+/// Small tensors: ns per 4 KiB copy, hot.
+fn small<D, S>(name: &str, rounds: usize)
+where
+    D: StaticLayout<Elem = f32, Word = f32>,
+    S: StaticLayout<Elem = f32, Word = f32, Dims = D::Dims>,
+{
+    const COPIES: usize = 20_000;
+    let values: Vec<f32> = (0..S::ELEMENTS).map(|k| k as f32).collect();
+    let src = Tensor::<S>::from_logical(&values).expect("values");
+    let mut dst = Tensor::<D>::zeros();
+    let mut raw = vec![0f32; S::STORAGE_WORDS];
+    let (mut ours, mut memcpy, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let t = Instant::now();
+        for _ in 0..COPIES {
+            raw.copy_from_slice(black_box(src.as_slice()));
+            black_box(&raw);
+        }
+        let m = t.elapsed().as_secs_f64() / COPIES as f64;
+        let t = Instant::now();
+        for _ in 0..COPIES {
+            dst.copy_from(black_box(&src));
+            black_box(&dst);
+        }
+        let k = t.elapsed().as_secs_f64() / COPIES as f64;
+        ours.push(k);
+        memcpy.push(m);
+        ratio.push(k / m);
+    }
+    assert_eq!(dst.to_logical(), values);
+    let (k, m, r) = (median(ours), median(memcpy), median(ratio));
+    println!(
+        "| {name} | {:.0} | {:.0} | {r:.2} | ≤ 3: {} |",
+        k * 1e9,
+        m * 1e9,
+        if r <= 3.0 { "met" } else { "missed" }
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rounds = if args.iter().any(|a| a == "--bench") {
+        ROUNDS
+    } else {
+        1
+    };
+    let filter: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
+    let flush: Vec<u64> = (0..FLUSH_BYTES / 8).map(|k| k as u64).collect();
+
+    println!("\n| relayout | MiB | ours GB/s | memcpy GB/s | ours / memcpy | goal |");
+    println!("|---|---|---|---|---|---|");
+    for case in CASES.iter().filter(|c| wanted(c.name)) {
+        runtime(case, rounds, &flush);
+    }
+    if wanted("typed") {
+        typed::<TilesF32, RowsF32>("typed f32 rows -> T(8,128)", rounds, &flush);
+        typed::<RowsF32, TilesF32>("typed f32 T(8,128) -> rows", rounds, &flush);
+        typed::<ColTilesF32, RowsF32>("typed f32 rows -> {0,1:T(8,128)}", rounds, &flush);
+        typed::<TilesBf16, RowsBf16>("typed bf16 rows -> T(8,128)(2,1)", rounds, &flush);
+        typed::<RowsBf16, TilesBf16>("typed bf16 T(8,128)(2,1) -> rows", rounds, &flush);
+    }
+    if wanted("small") {
+        println!("\n| 4 KiB copy_from, hot | ns | copy_from_slice ns | ratio | goal |");
+        println!("|---|---|---|---|---|");
+        small::<Tile, TileRows>("small f32[8,128] rows -> T(8,128)", rounds);
+        small::<TileRows, TileCols>("small f32[8,128] {0,1} -> rows", rounds);
     }
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runtime benchmarks, written to BENCHMARKS.md between `<!-- runtime-bench:start -->` and
 # `<!-- runtime-bench:end -->` (nothing else in the file is touched). Runs
-#   cargo bench --bench relayout   RUNS times (about 1 minute each on 2 cores)
+#   cargo bench --bench relayout   RUNS times (about 2 minutes each on 2 cores)
+#   benches/relayout_numpy.py      once, if $PYTHON has numpy (default: python3)
 #   cargo bench --bench offset     (about 30 s)
 #   cargo bench --bench iterate    (about 20 s)
-# and copies the table each prints after criterion's report (relayout's of the last run, and
-# its ratios from every run, since memory bandwidth drifts between runs). Run it by hand on a
-# machine as quiet as you can get (the load average is recorded), never from CI.
+# and copies the table each prints (relayout's of the last run, and its ratios from every
+# run, since memory bandwidth drifts between runs). Run it by hand on a machine as quiet as
+# you can get (the load average is recorded), never from CI.
 #
 # usage: benches/runtime-bench.sh [RUNS]   (default 3)
 set -euo pipefail
@@ -17,6 +18,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS CARGO_BUILD_RUSTFLAGS CARGO_BUILD_TARGET
 CARGO=${CARGO:-cargo}
+PYTHON=${PYTHON:-python3}
 LOGS=$ROOT/target/runtime-bench
 mkdir -p "$LOGS"
 
@@ -31,6 +33,12 @@ for run in $(seq "$RUNS"); do
   $CARGO bench --bench relayout >"$LOGS/relayout-$run.txt" 2>&1
 done
 cp "$LOGS/relayout-$RUNS.txt" "$LOGS/relayout.txt"
+if "$PYTHON" -c 'import numpy' 2>/dev/null; then
+  say "benches/relayout_numpy.py"
+  "$PYTHON" benches/relayout_numpy.py >"$LOGS/numpy.txt" 2>&1
+else
+  echo "| numpy not installed for $PYTHON |" >"$LOGS/numpy.txt"
+fi
 for bench in offset iterate; do
   say "cargo bench --bench $bench"
   $CARGO bench --bench "$bench" >"$LOGS/$bench.txt" 2>&1
@@ -38,17 +46,17 @@ done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # The markdown table a bench printed last.
-table() { grep '^|' "$LOGS/$1.txt"; }
+table() { awk '/^\|/ { if (gap && n) print ""; print; n++; gap = 0; next } { gap = 1 }' "$LOGS/$1.txt"; }
 
-# `copy_from / memcpy` of every relayout run, hot and cold, one row per direction.
+# `ours / memcpy` of every relayout run, one row per case.
 ratios() {
-  printf '| direction |'
-  for run in $(seq "$RUNS"); do printf ' run %s: hot, cold |' "$run"; done
+  printf '| relayout |'
+  for run in $(seq "$RUNS"); do printf ' run %s |' "$run"; done
   printf '\n|---|'
   for _ in $(seq "$RUNS"); do printf -- '---|'; done
   printf '\n'
   for run in $(seq "$RUNS"); do
-    grep '^| [a-z0-9]*-[^ ]*-to-' "$LOGS/relayout-$run.txt" | awk -F' [|] ' '{ print $1 "\t" $4 ", " $9 }'
+    grep -E '^\| .* \| ≥ ' "$LOGS/relayout-$run.txt" | awk -F' [|] ' '{ print $1 "\t" $5 }'
   done | awk -F'\t' '
     !($1 in row) { order[++n] = $1; row[$1] = $1 " |" }
     { row[$1] = row[$1] " " $2 " |" }
@@ -79,36 +87,39 @@ commit $COMMIT. Machine: ${CPU:-unknown CPU}, $(nproc) CPUs (\`nproc\`), L3 ${L3
 $(uname -sr); \`$(rustc -V)\`; default target flags (x86-64 baseline, so SSE2 vectors; no
 \`-C target-cpu\`). The 2 CPUs are shared with other jobs: load average (1, 5, 15 min)
 $LOAD_BEFORE before and $LOAD_AFTER after. Memory bandwidth on this machine varies by ±15%
-from minute to minute, memcpy's the most; ratios measured a few milliseconds apart (the cold
-columns) are the steadier ones.
+from minute to minute, memcpy's the most; ratios measured a few milliseconds apart (the paired
+rounds) are the steadier ones.
 
-### Relayout of 4096×4096 arrays
+### Relayout of 64 MiB arrays
 
-\`Tensor::copy_from\` from row-major to TPU tiles and back, against \`copy_from_slice\` of the
-same bytes (the memcpy bound) and a naive per-element loop,
-\`dst[Dst::offset(idx)] = src[Src::offset(idx)]\` over all indices in row-major order. GB/s are
-bytes of one buffer (64 MiB for f32, 32 MiB for bf16) per second, 10^9 bytes. *Hot*: criterion
-repeats one copy on the same buffers, so a repeated 32 MiB memcpy finds part of its source in
-the 32 MiB L3. *Cold*: 25 rounds of (read 128 MiB, memcpy, read 128 MiB, \`copy_from\`), each
-copy starting from DRAM; the ratio is the median of the rounds' ratios. Goals: f32 at least 90%
-of memcpy, bf16 at least 70%, in both directions.
+\`cargo bench --bench relayout\`: every kind of layout pair (tile rows, \`(2,1)\` \`(4,1)\`
+\`(8,1)\` sub-tiles, transposed tiles, \`*\` tiles, \`E(4)\` packing, untiled permutations of rank
+2 and 4; 1- to 16-byte elements) through the runtime API (\`CopyPlan::copy\` over bytes), then
+a few through the typed \`Tensor::copy_from\` (the same engine), each against
+\`copy_from_slice\` of the same bytes (the memcpy bound). 11 rounds of (read 128 MiB, memcpy,
+read 128 MiB, relayout): every copy starts from DRAM, and the ratio is the median of the rounds'
+ratios, both sides of each ratio measured a few milliseconds apart. GB/s are bytes of the source
+buffer per second, 10^9 bytes; single-threaded. Goals (issue 13): tiled relayouts at least 0.8
+of memcpy, untiled permutations at least 0.5. Copies of 16 MiB or more write whole cache lines
+with non-temporal stores (\`movntdq\`), which skip the read-for-ownership a normal store
+makes: that is how a relayout can beat a memcpy that does not stream at this size.
+
+Then small tensors: \`copy_from\` of one 4 KiB tensor, hot, against \`copy_from_slice\`; the
+copy plan of a pair of layout types is built on the first call and kept.
 
 The last run:
 
 $(table relayout)
 
-\`copy_from / memcpy\` in every run:
+\`ours / memcpy\` in every run:
 
 $(ratios)
 
-\`copy_from\` copies each 128-element tile row as one run (f32), and interleaves two source rows
-into the pairs of a \`(2,1)\` sub-tile (or splits them back) through a 128-pair block on the
-stack (bf16). Copies of 16 MiB or more write with non-temporal stores (\`movntdq\`), which skip
-the read-for-ownership a normal store makes of every destination line: that is why the f32
-copies beat a memcpy that does not stream at this size. The hot bf16 columns compare against a
-memcpy whose 32 MiB source partly stays in the L3 between criterion's repetitions, while the
-streamed copy sends its output past the cache; the cold columns, both starting from DRAM, are
-the fair comparison.
+numpy's best equivalent of each relayout (\`benches/relayout_numpy.py\`: a reshape into the
+tiled dims, a transpose, and \`np.copyto\` into a preallocated array), against \`np.copyto\` of
+the same bytes, measured the same way (bf16 as uint16):
+
+$(cat "$LOGS/numpy.txt")
 
 ### Offset computation over a full traversal, 1024×1024
 

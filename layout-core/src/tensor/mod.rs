@@ -14,12 +14,18 @@
 //! ```
 
 mod aligned;
+mod bits;
 #[cfg(feature = "bytemuck")]
 mod bytes;
+mod cache;
+mod digits;
+mod kernels;
 #[cfg(feature = "ndarray")]
 mod ndarray;
+mod nest;
 mod relayout;
 mod stream;
+mod words;
 
 use alloc::vec::Vec;
 use core::fmt;
@@ -30,6 +36,9 @@ pub use crate::typed::LengthError;
 pub use aligned::{AlignedBuf, BUFFER_ALIGN};
 #[cfg(feature = "bytemuck")]
 pub use bytes::BytesError;
+pub use relayout::{CopyPlan, RelayoutError, Side, relayout};
+
+use core::any::TypeId;
 
 use crate::index::{LogicalOffsets, MemoryOrder};
 use crate::typed::{
@@ -772,16 +781,15 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
     }
 
     /// Copies every element of `src` (same dimensions and element type, any layout) into
-    /// this tensor's layout: one `memcpy` for identical layouts, loops over the tiled side's
-    /// tiles copying whole tile rows (and interleaving `(2,1)` pairs) between an untiled and a
-    /// tiled layout, and a per-element copy otherwise. Copies of 16 MiB or more write those
-    /// tile rows with non-temporal stores on x86_64 (see BENCHMARKS.md). The source must be
+    /// this tensor's layout: one `memcpy` for layouts that put every element at the same
+    /// offset, else the engine of [`CopyPlan`] (the runtime relayout). For two static layouts
+    /// the plan of the pair `(L, L2)` is built on the first call and kept, so later calls build
+    /// nothing; dynamic layouts compile a plan for their extents on each call. The engine copies
+    /// runs of slots, interleaves `(2,1)` `(4,1)` `(8,1)` pairs (or splits them back) and
+    /// transposes small blocks in registers; copies of 16 MiB or more write whole cache lines
+    /// with non-temporal stores on x86_64 (see BENCHMARKS.md). The source must be
     /// [`SameArrayAs`] this layout (same element type and dims): a mismatch is a compile
     /// error at the call naming both layouts.
-    ///
-    /// Each call builds the runtime [`Plan`](crate::Plan) of both layouts (parsing their
-    /// canonical text): a few microseconds, negligible for large tensors but not for many
-    /// copies of tiny ones.
     ///
     /// # Panics
     /// If the layouts are dynamic and the two tensors' dimensions differ (see
@@ -836,8 +844,11 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
                 found: theirs.as_ref()[dim],
             });
         }
-        let (dp, sp) = (L::plan_in(&self.extents), L2::plan_in(&src.extents));
-        relayout::copy::<L, L2>(&dp, &sp, self.as_mut_slice(), src.as_slice());
+        let (de, se) = (self.extents, src.extents);
+        let plans = || (L::plan_in(&de), L2::plan_in(&se));
+        let cached = TypeId::of::<L::Extents>() == TypeId::of::<Static>()
+            && TypeId::of::<L2::Extents>() == TypeId::of::<Static>();
+        relayout::copy::<L, L2>(self.as_mut_slice(), src.as_slice(), plans, cached);
         Ok(())
     }
 }

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""numpy's best equivalent of the relayouts of benches/relayout.rs, beside np.copyto.
+
+Each relayout is written as numpy would do it: a reshape into the tiled dims, a transpose,
+and a contiguous copy (`np.copyto` into a preallocated array of the transposed shape, the
+fastest form). numpy has no bf16, so bf16 is timed as uint16 (same bytes). The `ratio` is
+np.copyto's time over the relayout's, both from DRAM after reading 128 MiB, median of the
+rounds' ratios, as the Rust bench does.
+
+    python3 -m venv /tmp/npvenv && /tmp/npvenv/bin/pip install numpy
+    /tmp/npvenv/bin/python benches/relayout_numpy.py [ROUNDS]
+"""
+
+import sys
+import time
+
+import numpy as np
+
+ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 11
+FLUSH = np.arange(128 << 20 >> 3, dtype=np.uint64)
+
+
+def evict():
+    FLUSH[::8].sum()
+
+
+def tiles_2d(r, c, tr, tc):
+    """(rows, cols) row-major -> T(tr,tc): shape and axes of the tiled view."""
+    return (r // tr, tr, c // tc, tc), (0, 2, 1, 3)
+
+
+def pairs(r, c, tr, tc, s):
+    """(rows, cols) -> T(tr,tc)(s,1): s consecutive rows interleaved within each tile."""
+    return (r // tr, tr // s, s, c // tc, tc), (0, 3, 1, 4, 2)
+
+
+def inverse(axes):
+    out = [0] * len(axes)
+    for k, a in enumerate(axes):
+        out[a] = k
+    return tuple(out)
+
+
+def case(name, dtype, shape, view, axes, back=False):
+    """A relayout: `src` (shape) viewed as `view`, axes permuted by `axes` (or its inverse
+    from the tiled side when `back`)."""
+    n = int(np.prod(shape))
+    src = np.arange(n, dtype=np.uint64).astype(dtype)
+    if back:
+        # Start from the tiled array, go back to row-major.
+        tiled_shape = tuple(view[a] for a in axes)
+        src = src.reshape(tiled_shape)
+        perm = inverse(axes)
+        dst = np.empty(tuple(tiled_shape[a] for a in perm), dtype=dtype)
+        go = lambda: np.copyto(dst, src.transpose(perm))
+    else:
+        v = src.reshape(view)
+        dst = np.empty(tuple(view[a] for a in axes), dtype=dtype)
+        go = lambda: np.copyto(dst, v.transpose(axes))
+    plain = np.empty_like(src)
+    ratios, ours, mems = [], [], []
+    for _ in range(ROUNDS):
+        evict()
+        t = time.perf_counter()
+        np.copyto(plain, src)
+        m = time.perf_counter() - t
+        evict()
+        t = time.perf_counter()
+        go()
+        k = time.perf_counter() - t
+        ratios.append(m / k)
+        ours.append(k)
+        mems.append(m)
+    med = lambda v: sorted(v)[len(v) // 2]
+    gb = src.nbytes / 1e9
+    print(f"| {name} | {gb / med(ours):.2f} | {gb / med(mems):.2f} | {med(ratios):.2f} |")
+
+
+def main():
+    print(f"numpy {np.__version__}, {ROUNDS} rounds\n")
+    print("| relayout (numpy) | numpy GB/s | np.copyto GB/s | numpy / np.copyto |")
+    print("|---|---|---|---|")
+    v, a = tiles_2d(4096, 4096, 8, 128)
+    case("f32 rows -> T(8,128)", np.float32, (4096, 4096), v, a)
+    case("f32 T(8,128) -> rows", np.float32, (4096, 4096), v, a, back=True)
+    v, a = pairs(4096, 8192, 8, 128, 2)
+    case("bf16 rows -> T(8,128)(2,1)", np.uint16, (4096, 8192), v, a)
+    case("bf16 T(8,128)(2,1) -> rows", np.uint16, (4096, 8192), v, a, back=True)
+    v, a = pairs(8192, 8192, 32, 128, 4)
+    case("s8 rows -> T(32,128)(4,1)", np.int8, (8192, 8192), v, a)
+    case("s8 T(32,128)(4,1) -> rows", np.int8, (8192, 8192), v, a, back=True)
+    v, a = pairs(8192, 8192, 64, 128, 8)
+    case("u8 rows -> T(64,128)(8,1)", np.uint8, (8192, 8192), v, a)
+    # {0,1:T(8,128)}: physical (j, i) tiled by (8, 128): (j/8, i/128, j%8, i%128).
+    v, a = (32, 128, 512, 8), (2, 0, 3, 1)
+    case("f32 rows -> {0,1:T(8,128)}", np.float32, (4096, 4096), v, a)
+    case("f32 {0,1:T(8,128)} -> rows", np.float32, (4096, 4096), v, a, back=True)
+    case("f64 rows -> {0,1:T(8,128)}", np.float64, (2048, 4096), (16, 128, 512, 8), a)
+    case("c128 rows -> T(8,128)", np.complex128, (1024, 4096), *tiles_2d(1024, 4096, 8, 128))
+    case("f32 2-D transpose {1,0} -> {0,1}", np.float32, (4096, 4096), (4096, 4096), (1, 0))
+    case("f32 4-D reversal {3,2,1,0} -> {0,1,2,3}", np.float32, (64,) * 4, (64,) * 4, (3, 2, 1, 0))
+    # {1,0,3,2}: physical order major to minor is (2, 3, 0, 1).
+    case("f32 4-D {3,2,1,0} -> {1,0,3,2}", np.float32, (64,) * 4, (64,) * 4, (2, 3, 0, 1))
+    case(
+        "bf16 4-D reversal {3,2,1,0} -> {0,1,2,3}",
+        np.uint16,
+        (64, 64, 64, 128),
+        (64, 64, 64, 128),
+        (3, 2, 1, 0),
+    )
+    case("u8 2-D transpose {1,0} -> {0,1}", np.uint8, (8192, 8192), (8192, 8192), (1, 0))
+
+
+if __name__ == "__main__":
+    main()

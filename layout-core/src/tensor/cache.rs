@@ -1,0 +1,83 @@
+//! Copy plans of typed layout pairs, each built on first use and kept for the rest of the
+//! program: a fixed table of lock-free lists, keyed by the pair's `TypeId`. Entries are never
+//! removed; there is one per pair of layout types the program copies between (two if two
+//! threads build the same one at once).
+#![allow(unsafe_code)]
+
+use alloc::boxed::Box;
+use core::any::TypeId;
+use core::hash::{Hash, Hasher};
+use core::ptr;
+use core::sync::atomic::{AtomicPtr, Ordering};
+
+use super::relayout::CopyPlan;
+
+struct Entry {
+    key: TypeId,
+    plan: CopyPlan,
+    /// The entry published before this one in its bucket, or null.
+    next: *mut Entry,
+}
+
+const BUCKETS: usize = 64;
+
+static TABLE: [AtomicPtr<Entry>; BUCKETS] = [const { AtomicPtr::new(ptr::null_mut()) }; BUCKETS];
+
+/// FNV-1a, to spread `TypeId`s over the buckets.
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// The plan of the entry for `key` in the list from `p`.
+fn find(mut p: *mut Entry, key: TypeId) -> Option<&'static CopyPlan> {
+    while !p.is_null() {
+        // SAFETY: non-null pointers in a bucket come from `Box::into_raw` of an entry that was
+        // fully written before it was published (the `Release` of the successful exchange,
+        // seen through the `Acquire` load that returned it or its predecessor) and is never
+        // freed or changed after, so it is valid for `'static` and shared reads.
+        let e: &'static Entry = unsafe { &*p };
+        if e.key == key {
+            return Some(&e.plan);
+        }
+        p = e.next;
+    }
+    None
+}
+
+/// The plan for `key`, built by `build` if no thread has published one yet.
+pub(crate) fn get(key: TypeId, build: impl FnOnce() -> CopyPlan) -> &'static CopyPlan {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    key.hash(&mut h);
+    let bucket = &TABLE[(h.finish() % BUCKETS as u64) as usize];
+    let mut head = bucket.load(Ordering::Acquire);
+    if let Some(plan) = find(head, key) {
+        return plan;
+    }
+    let entry = Box::into_raw(Box::new(Entry {
+        key,
+        plan: build(),
+        next: head,
+    }));
+    loop {
+        match bucket.compare_exchange(head, entry, Ordering::AcqRel, Ordering::Acquire) {
+            // SAFETY: `entry` is from `Box::into_raw` above and now published, never freed.
+            Ok(_) => return unsafe { &(*entry).plan },
+            Err(now) => {
+                // Another thread published first: link behind its entries and retry (a
+                // second entry for the same key, if it built this one, is harmless).
+                // SAFETY: `entry` is not published yet, so this thread owns it exclusively.
+                unsafe { (*entry).next = now };
+                head = now;
+            }
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! The loops of a relayout: both layouts' offsets written as sums over common *digits* of the
+//! logical index.
+//!
+//! A layout's offset is `Σ_j stride_j · c_j` over its expanded (tiled) coordinates, and each
+//! tile turns a coordinate `c` into `c / t` and `c % t`. When tile sizes nest (each divides the
+//! next, as TPU tiles do), every coordinate is a sum of *digits* `(i_d / lo) % range` of the
+//! logical indices, so the offset is linear in the digits. Splitting each dimension at the
+//! break points of both layouts gives digits that both offsets are linear in: one loop per
+//! digit, with a stride on each side. Pairs whose tiles do not nest (a sub-tile that does not
+//! divide its tile, `*` over dims a tile cuts across) have no such digits and are copied
+//! element by element instead.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::index::Plan;
+use crate::model::tiling::Step;
+
+/// `coef · ((i_dim / lo) % range)`, without the `%` when `top` (the most significant digit of
+/// its dimension, whose value stays below `range` because the index stays below the extent).
+#[derive(Clone, Copy, Debug)]
+struct Term {
+    dim: usize,
+    lo: usize,
+    range: usize,
+    top: bool,
+    coef: usize,
+}
+
+/// One loop of a copy: `size` steps, each moving the destination offset by `dst` and the
+/// source offset by `src` element slots. The loop steps digit `mult` of dimension `dim` (its
+/// index grows by `mult` per step); with `clip`, stepping it may leave the array (the
+/// dimension is not a whole number of the digit's steps), so its step count is clipped to
+/// stay below the dimension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Loop {
+    pub(crate) size: usize,
+    pub(crate) dst: usize,
+    pub(crate) src: usize,
+    pub(crate) dim: usize,
+    pub(crate) mult: usize,
+    /// The most significant digit of its dimension: splitting it into blocks may overhang,
+    /// which a clip catches.
+    pub(crate) top: bool,
+    pub(crate) clip: bool,
+}
+
+/// `form / t` and `form % t` as forms, or `None` if either is not a sum of digits.
+fn divmod(form: &[Term], t: usize) -> Option<(Vec<Term>, Vec<Term>)> {
+    let (mut q, mut r) = (Vec::new(), Vec::new());
+    for &term in form.iter().filter(|term| term.range > 1) {
+        if term.coef.is_multiple_of(t) {
+            q.push(Term {
+                coef: term.coef / t,
+                ..term
+            });
+        } else if term.coef > t {
+            return None;
+        } else if term.coef.checked_mul(term.range)? <= t {
+            r.push(term);
+        } else {
+            // coef < t < coef · range: split the digit at t / coef.
+            if !t.is_multiple_of(term.coef) {
+                return None;
+            }
+            let f = t / term.coef;
+            if !term.top && !term.range.is_multiple_of(f) {
+                return None;
+            }
+            r.push(Term {
+                range: f,
+                top: false,
+                ..term
+            });
+            q.push(Term {
+                lo: term.lo.checked_mul(f)?,
+                range: term.range.div_ceil(f),
+                coef: 1,
+                ..term
+            });
+        }
+    }
+    // The remainder is exact only if its terms never add up to `t`.
+    let mut max = 0usize;
+    for term in &r {
+        max = max.checked_add(term.coef.checked_mul(term.range - 1)?)?;
+    }
+    (max < t).then_some((q, r))
+}
+
+/// A layout's offset as `Σ stride · digit` terms, or `None` if it is not linear in digits.
+fn side_terms(plan: &Plan) -> Option<Vec<(Term, usize)>> {
+    let extents = plan.tiling_stages().swap_remove(0);
+    let mut work: Vec<Vec<Term>> = plan
+        .physical_order()
+        .iter()
+        .zip(&extents)
+        .map(|(&dim, &range)| {
+            vec![Term {
+                dim,
+                lo: 1,
+                range,
+                top: true,
+                coef: 1,
+            }]
+        })
+        .collect();
+    for step in &plan.steps {
+        match step {
+            Step::Pad { by } => {
+                work.splice(0..0, (0..*by).map(|_| Vec::new()));
+            }
+            Step::Combine { at, mult } => {
+                let mult = usize::try_from(*mult).ok()?;
+                let major = work.remove(*at);
+                for t in major {
+                    let coef = t.coef.checked_mul(mult)?;
+                    work[*at].push(Term { coef, ..t });
+                }
+            }
+            Step::Tile { start, sizes, .. } => {
+                for (j, &t) in sizes.iter().enumerate() {
+                    let t = usize::try_from(t).ok()?;
+                    let (q, r) = divmod(&work[start + j], t)?;
+                    work[start + j] = q;
+                    work.push(r);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (form, &stride) in work.iter().zip(plan.expanded_strides()) {
+        for t in form.iter().filter(|t| t.range > 1) {
+            out.push((*t, t.coef.checked_mul(stride)?));
+        }
+    }
+    Some(out)
+}
+
+/// The loops of a copy into the `dst` layout from the `src` layout (same dims), one per common
+/// digit of size above 1, or `None` when one side's offset is not linear in common digits.
+pub(crate) fn loops(dst: &Plan, src: &Plan) -> Option<Vec<Loop>> {
+    let dims = dst.dims();
+    if src.dims() != dims {
+        return None;
+    }
+    let sides = [side_terms(dst)?, side_terms(src)?];
+    // Break points of each dimension: where a digit of either side starts or ends.
+    let mut breaks: Vec<Vec<usize>> = vec![vec![1]; dims.len()];
+    for (t, _) in sides.iter().flatten() {
+        let n = dims[t.dim];
+        if t.lo >= n {
+            continue; // always 0
+        }
+        breaks[t.dim].push(t.lo);
+        let hi = t.lo.checked_mul(t.range)?;
+        if !t.top && hi < n {
+            breaks[t.dim].push(hi);
+        }
+    }
+    let mut loops = Vec::new();
+    for (dim, b) in breaks.iter_mut().enumerate() {
+        b.sort_unstable();
+        b.dedup();
+        if b.windows(2).any(|w| !w[1].is_multiple_of(w[0])) {
+            return None;
+        }
+        let n = dims[dim];
+        let top_size = n.div_ceil(*b.last()?);
+        let clip = top_size * b.last()? != n;
+        for (k, &lo) in b.iter().enumerate() {
+            let top = k + 1 == b.len();
+            let size = if top { top_size } else { b[k + 1] / lo };
+            let mut strides = [0usize; 2];
+            for (side, stride) in sides.iter().zip(&mut strides) {
+                let mut covers = 0;
+                for &(t, s) in side {
+                    let inside =
+                        t.dim == dim && t.lo <= lo && (t.top || t.lo.checked_mul(t.range)? > lo);
+                    if inside && t.lo < n {
+                        covers += 1;
+                        *stride = s.checked_mul(lo / t.lo)?;
+                    }
+                }
+                // A layout is a bijection: each digit moves exactly one of its coordinates.
+                if covers != 1 && size > 1 {
+                    return None;
+                }
+            }
+            if size > 1 {
+                loops.push(Loop {
+                    size,
+                    dst: strides[0],
+                    src: strides[1],
+                    dim,
+                    mult: lo,
+                    top,
+                    clip,
+                });
+            }
+        }
+    }
+    Some(loops)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::parse_array;
+
+    fn plan(text: &str) -> Plan {
+        Plan::new(&parse_array(text).unwrap()).unwrap()
+    }
+
+    /// `(size, dst, src)` of each loop, sorted.
+    fn shape(dst: &str, src: &str) -> Option<Vec<(usize, usize, usize)>> {
+        let mut l: Vec<_> = loops(&plan(dst), &plan(src))?
+            .iter()
+            .map(|l| (l.size, l.dst, l.src))
+            .collect();
+        l.sort_unstable();
+        Some(l)
+    }
+
+    #[test]
+    fn tile_rows() {
+        let l = shape("f32[64,256]{1,0:T(8,128)}", "f32[64,256]{1,0}").unwrap();
+        assert_eq!(
+            l,
+            [(2, 1024, 128), (8, 128, 256), (8, 2048, 2048), (128, 1, 1)]
+        );
+    }
+
+    #[test]
+    fn pairs() {
+        let l = shape("bf16[16,256]{1,0:T(8,128)(2,1)}", "bf16[16,256]{1,0}").unwrap();
+        assert!(l.contains(&(2, 1, 256)));
+        assert!(l.contains(&(128, 2, 1)));
+        assert!(l.contains(&(4, 256, 512)));
+    }
+
+    #[test]
+    fn two_tiled_sides() {
+        // A transposed tile against a row-major tile: both linear in the digits of 8 and 128.
+        let l = shape("f32[16,256]{1,0:T(8,128)}", "f32[16,256]{0,1:T(8,128)}").unwrap();
+        assert_eq!(l.len(), 5);
+    }
+
+    #[test]
+    fn combined_dims() {
+        assert!(shape("f32[3,5,8]{2,1,0:T(2,*,4)}", "f32[3,5,8]{1,2,0}").is_some());
+        // 4 does not split 6: `*` over [5,6] by 4 is not linear in the digits of dim 2.
+        assert!(shape("f32[3,5,6]{2,1,0:T(*,4)}", "f32[3,5,6]{2,1,0}").is_none());
+    }
+
+    #[test]
+    fn padding_inside_a_tile_is_not_linear() {
+        assert!(shape("f32[6,6]{1,0:T(2,3)(2,2)}", "f32[6,6]{1,0}").is_none());
+    }
+
+    #[test]
+    fn overhang_clips() {
+        let l = loops(
+            &plan("bf16[9,130]{1,0:T(8,128)(2,1)}"),
+            &plan("bf16[9,130]{1,0}"),
+        )
+        .unwrap();
+        assert!(l.iter().all(|l| l.clip));
+    }
+}

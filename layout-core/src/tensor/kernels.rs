@@ -1,0 +1,354 @@
+//! The kernels of a relayout over storage of whole bytes per element: slots are `[u8; N]`
+//! for `N` = 1, 2, 4, 8 or 16, any alignment. Runs are slice copies; blocks load `a` source
+//! rows of `b` slots into a fixed-size array, transpose it and store `b` destination rows of
+//! `a` slots: fixed trip counts that LLVM unrolls into vector shuffles. Blocks and runs that
+//! the array's edge cuts are copied slot by slot, in bounds.
+
+use core::ops::Range;
+
+use super::digits::Loop;
+use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest};
+use super::stream;
+
+/// Where a row of blocks starts, how the block's loops step, how many blocks follow each
+/// other and how.
+#[derive(Clone, Copy)]
+struct Blocks {
+    at: (usize, usize),
+    /// Destination stride of the block's source-contiguous loop.
+    db: usize,
+    /// Source stride of the block's destination-contiguous loop.
+    sa: usize,
+    reps: usize,
+    step: (usize, usize),
+    stream: bool,
+    /// The long side of an interleaving block.
+    len: usize,
+}
+
+type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks);
+
+/// A slot as an integer of its width, so that LLVM moves and shuffles whole lanes.
+pub(crate) trait Word<const N: usize>: Copy + Default {
+    fn get(bytes: [u8; N]) -> Self;
+    fn put(self) -> [u8; N];
+}
+
+macro_rules! word {
+    ($($t:ty = $n:literal),*) => {$(
+        impl Word<$n> for $t {
+            #[inline(always)]
+            fn get(bytes: [u8; $n]) -> $t {
+                <$t>::from_ne_bytes(bytes)
+            }
+            #[inline(always)]
+            fn put(self) -> [u8; $n] {
+                self.to_ne_bytes()
+            }
+        }
+    )*};
+}
+
+word!(u8 = 1, u16 = 2, u32 = 4, u64 = 8, u128 = 16);
+
+/// `reps` blocks of `A` source rows of `B` slots each into `B` destination rows of `A`.
+#[inline(never)]
+fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
+    dst: &mut [[u8; N]],
+    src: &[[u8; N]],
+    at: Blocks,
+) {
+    for r in 0..at.reps {
+        let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
+        let mut rows = [[W::default(); B]; A];
+        if at.sa == B {
+            // The block's source rows follow each other: one run of `A · B` slots.
+            let from = &src[s0..s0 + A * B];
+            for (x, row) in rows.iter_mut().enumerate() {
+                for y in 0..B {
+                    row[y] = W::get(from[x * B + y]);
+                }
+            }
+        } else {
+            for (x, row) in rows.iter_mut().enumerate() {
+                let from = &src[s0 + x * at.sa..][..B];
+                for y in 0..B {
+                    row[y] = W::get(from[y]);
+                }
+            }
+        }
+        if at.db == A {
+            // The block's destination rows follow each other: one run of `A · B` slots.
+            let mut buf = [[[0u8; N]; A]; B];
+            for (y, o) in buf.iter_mut().enumerate() {
+                for x in 0..A {
+                    o[x] = rows[x][y].put();
+                }
+            }
+            let out = &mut dst[d0..d0 + A * B];
+            if at.stream && A * B * N >= 64 {
+                stream::copy(out.as_flattened_mut(), buf.as_flattened().as_flattened());
+            } else {
+                out.copy_from_slice(buf.as_flattened());
+            }
+        } else {
+            let mut buf = [[0u8; N]; A];
+            for y in 0..B {
+                for x in 0..A {
+                    buf[x] = rows[x][y].put();
+                }
+                let out = &mut dst[d0 + y * at.db..][..A];
+                if at.stream && A * N >= 64 {
+                    stream::copy(out.as_flattened_mut(), buf.as_flattened());
+                } else {
+                    out.copy_from_slice(&buf);
+                }
+            }
+        }
+    }
+}
+
+/// Up to 8 bytes as a little-endian integer.
+#[inline(always)]
+fn lane(bytes: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    b[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(b)
+}
+
+/// The low `N` bytes of `v`, little-endian.
+#[inline(always)]
+fn slot<const N: usize>(v: u64) -> [u8; N] {
+    let mut out = [0u8; N];
+    out.copy_from_slice(&v.to_le_bytes()[..N]);
+    out
+}
+
+/// `reps` times: `A` source rows of `at.len` slots interleaved into one destination run.
+#[inline(never)]
+fn zip<W: Word<N>, const N: usize, const A: usize>(
+    dst: &mut [[u8; N]],
+    src: &[[u8; N]],
+    at: Blocks,
+) {
+    let len = at.len;
+    let mut buf = [[[0u8; N]; A]; MAX_RUN];
+    for r in 0..at.reps {
+        let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
+        let rows: [&[[u8; N]]; A] = core::array::from_fn(|x| &src[s0 + x * at.sa..][..len]);
+        let (out, _) = dst[d0..d0 + A * len].as_chunks_mut::<A>();
+        let out = if at.stream { &mut buf[..len] } else { out };
+        if A * N <= 4 {
+            // The `A` slots of an output group as one integer, built with shifts: vector
+            // shifts and ors, where byte shuffles would stay scalar.
+            for (y, o) in out.iter_mut().enumerate() {
+                let mut v = 0u32;
+                for (x, row) in rows.iter().enumerate() {
+                    v |= (lane(&row[y]) as u32) << (8 * N * x);
+                }
+                o.as_flattened_mut()
+                    .copy_from_slice(&v.to_le_bytes()[..A * N]);
+            }
+        } else if A * N <= 8 {
+            for (y, o) in out.iter_mut().enumerate() {
+                let mut v = 0u64;
+                for (x, row) in rows.iter().enumerate() {
+                    v |= lane(&row[y]) << (8 * N * x);
+                }
+                o.as_flattened_mut()
+                    .copy_from_slice(&v.to_le_bytes()[..A * N]);
+            }
+        } else {
+            for (y, o) in out.iter_mut().enumerate() {
+                for x in 0..A {
+                    o[x] = W::get(rows[x][y]).put();
+                }
+            }
+        }
+        if at.stream {
+            let out = &mut dst[d0..d0 + A * len];
+            stream::copy(
+                out.as_flattened_mut(),
+                buf[..len].as_flattened().as_flattened(),
+            );
+        }
+    }
+}
+
+/// Splits groups of `B` slots (`from`) into the rows `to`, slot `y` of each group into row
+/// `y`.
+#[inline(always)]
+fn split_groups<W: Word<N>, const N: usize, const B: usize>(
+    from: &[[[u8; N]; B]],
+    mut to: [&mut [[u8; N]]; B],
+) {
+    if B * N <= 8 {
+        // The `B` slots of an input group as one integer, split with shifts.
+        for (x, f) in from.iter().enumerate() {
+            let v = lane(f.as_flattened());
+            for (y, row) in to.iter_mut().enumerate() {
+                row[x] = slot(v >> (8 * N * y));
+            }
+        }
+    } else {
+        for (x, f) in from.iter().enumerate() {
+            for y in 0..B {
+                to[y][x] = W::get(f[y]).put();
+            }
+        }
+    }
+}
+
+/// `reps` times: one source run split into `B` destination rows of `at.len` slots.
+#[inline(never)]
+fn unzip<W: Word<N>, const N: usize, const B: usize>(
+    dst: &mut [[u8; N]],
+    src: &[[u8; N]],
+    at: Blocks,
+) {
+    let len = at.len;
+    let mut buf = [[[0u8; N]; MAX_RUN]; B];
+    for r in 0..at.reps {
+        let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
+        let (from, _) = src[s0..s0 + B * len].as_chunks::<B>();
+        if at.stream {
+            let mut rest = buf.as_mut_slice();
+            let rows: [&mut [[u8; N]]; B] = core::array::from_fn(|_| {
+                let (row, tail) = core::mem::take(&mut rest).split_at_mut(1);
+                rest = tail;
+                &mut row[0][..len]
+            });
+            split_groups::<W, N, B>(from, rows);
+            for (y, b) in buf.iter().enumerate() {
+                let out = &mut dst[d0 + y * at.db..][..len];
+                stream::copy(out.as_flattened_mut(), b[..len].as_flattened());
+            }
+        } else {
+            // Rows `db >= len` apart (a layout never puts two elements in one slot).
+            let mut rest = &mut dst[d0..];
+            let rows: [&mut [[u8; N]]; B] = core::array::from_fn(|_| {
+                let n = at.db.min(rest.len());
+                let (row, tail) = core::mem::take(&mut rest).split_at_mut(n);
+                rest = tail;
+                &mut row[..len]
+            });
+            split_groups::<W, N, B>(from, rows);
+        }
+    }
+}
+
+/// The block kernel for `a × b` blocks: interleaving ones, or squarer blocks (`a` a power of
+/// two up to 32, `b` up to 16, `a · b · N` at most 256 bytes).
+fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> BlockFn<N> {
+    macro_rules! pick {
+        ($($a:literal),*; $bs:tt) => {
+            match a {
+                $( $a => pick!(@b $a; $bs), )*
+                _ => unreachable!("block sides are powers of two up to 32"),
+            }
+        };
+        (@b $a:literal; [$($b:literal),*]) => {
+            match b {
+                $( $b => block::<W, N, $a, $b>, )*
+                _ => unreachable!("block sides are powers of two up to 32"),
+            }
+        };
+    }
+    match (form, a, b) {
+        (Form::Zip, 2, _) => zip::<W, N, 2>,
+        (Form::Zip, 4, _) => zip::<W, N, 4>,
+        (Form::Zip, 8, _) => zip::<W, N, 8>,
+        (Form::Unzip, _, 2) => unzip::<W, N, 2>,
+        (Form::Unzip, _, 4) => unzip::<W, N, 4>,
+        (Form::Unzip, _, 8) => unzip::<W, N, 8>,
+        _ => pick!(1, 2, 4, 8, 16, 32; [1, 2, 4, 8, 16]),
+    }
+}
+
+/// Copies the part `parts` of `nest` (see [`Nest::walk`]) from `src` into `dst`, with
+/// non-temporal stores if `stream`.
+#[allow(private_bounds)]
+pub(crate) fn copy<W: Word<N>, const N: usize>(
+    nest: &Nest,
+    dst: &mut [[u8; N]],
+    src: &[[u8; N]],
+    parts: Range<usize>,
+    stream: bool,
+) {
+    match nest.kernel {
+        Kernel::Element => nest.walk(parts, &mut |leaf: &Leaf<'_>| {
+            for k in 0..leaf.n {
+                let (d, s) = offsets(leaf, k);
+                dst[d] = src[s];
+            }
+        }),
+        Kernel::Run(run) => nest.walk(parts, &mut |leaf: &Leaf<'_>| {
+            for k in 0..leaf.n {
+                let len = nest.count(&run, Nest::at_step(leaf, run.dim, k));
+                let (d, s) = offsets(leaf, k);
+                let (d, s) = (&mut dst[d..d + len], &src[s..s + len]);
+                if stream {
+                    stream::copy(d.as_flattened_mut(), s.as_flattened());
+                } else {
+                    d.copy_from_slice(s);
+                }
+            }
+        }),
+        Kernel::Block { a, b, form } => {
+            let kernel = block_fn::<W, N>(a.size, b.size, form);
+            nest.walk(parts, &mut |leaf: &Leaf<'_>| {
+                let whole = nest.whole_steps(leaf, &[a, b]);
+                let at = Blocks {
+                    at: leaf.at,
+                    db: b.dst,
+                    sa: a.src,
+                    reps: whole,
+                    step: (leaf.step.dst, leaf.step.src),
+                    stream,
+                    len: match form {
+                        Form::Zip => b.size,
+                        Form::Unzip => a.size,
+                        Form::Square => 0,
+                    },
+                };
+                kernel(dst, src, at);
+                for k in whole..leaf.n {
+                    edge(nest, leaf, k, [a, b], &mut |d, s| dst[d] = src[s]);
+                }
+            });
+        }
+    }
+}
+
+/// The offsets of step `k` of a leaf's loop.
+#[inline]
+pub(crate) fn offsets(leaf: &Leaf<'_>, k: usize) -> (usize, usize) {
+    (leaf.at.0 + k * leaf.step.dst, leaf.at.1 + k * leaf.step.src)
+}
+
+/// The slots of the block at step `k` of a leaf's loop that lie inside the array, each as
+/// `copy(destination, source)`.
+pub(crate) fn edge(
+    nest: &Nest,
+    leaf: &Leaf<'_>,
+    k: usize,
+    [a, b]: [Loop; 2],
+    copy: &mut impl FnMut(usize, usize),
+) {
+    let (d0, s0) = offsets(leaf, k);
+    let inside = |l: &Loop, x: usize, other: &Loop, y: usize| {
+        let shared = if other.clip && other.dim == l.dim {
+            y * other.mult
+        } else {
+            0
+        };
+        !l.clip || Nest::at_step(leaf, l.dim, k) + x * l.mult + shared < nest.bounds[l.dim]
+    };
+    for x in 0..a.size {
+        for y in 0..b.size {
+            if inside(&a, x, &b, y) && inside(&b, y, &a, x) {
+                copy(d0 + x * a.dst + y * b.dst, s0 + x * a.src + y * b.src);
+            }
+        }
+    }
+}

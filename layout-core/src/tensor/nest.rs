@@ -1,0 +1,392 @@
+//! A relayout's loops ordered into a nest around a kernel.
+//!
+//! The kernel is what the innermost loops do at once: copy a run of slots consecutive on both
+//! sides, move a small block whose rows are consecutive in the source and whose columns are
+//! consecutive in the destination (a transpose of at most 16×16 slots, done in registers), or
+//! move one element. The loops around the kernel are ordered by their smaller stride, largest
+//! outermost: the loops that move little on either side stay inside, so the lines a kernel
+//! reads or writes in part are finished by the next few kernels while they are still in the
+//! L1 cache, and both sides stream through memory.
+
+use alloc::vec::Vec;
+use core::ops::Range;
+
+use super::digits::Loop;
+use crate::index::MAX_EXPANDED_RANK;
+
+/// The largest block side of the transpose kernel, in slots.
+pub(crate) const MAX_BLOCK: usize = 16;
+
+/// The largest destination-contiguous side of a block: 32 one-byte slots.
+pub(crate) const MAX_WIDE: usize = 32;
+
+/// The longest run of the interleaving kernels (2, 4 or 8 rows into one run, or back).
+pub(crate) const MAX_RUN: usize = 128;
+
+/// What the innermost loops of a nest do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kernel {
+    /// One element.
+    Element,
+    /// A run of `size` slots, consecutive on both sides.
+    Run(Loop),
+    /// A block of `a.size × b.size` slots: `a` steps the destination by one slot, `b` the
+    /// source. Both sides powers of two (`a` up to [`MAX_WIDE`], `b` up to [`MAX_BLOCK`]), or
+    /// 2, 4 or 8 rows interleaved
+    /// into (or split from) runs of up to [`MAX_RUN`].
+    Block { a: Loop, b: Loop, form: Form },
+}
+
+/// How a block kernel moves its block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// `a.size` (2, 4 or 8) source rows interleaved into one destination run.
+    Zip,
+    /// One source run split into `b.size` (2, 4 or 8) destination rows.
+    Unzip,
+    /// A transpose in registers.
+    Square,
+}
+
+/// The loops of a copy around a kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Nest {
+    /// Outermost first.
+    pub(crate) outer: Vec<Loop>,
+    pub(crate) kernel: Kernel,
+    /// Each dimension's size: clipped loops stop below it.
+    pub(crate) bounds: Vec<usize>,
+}
+
+/// One call of the kernel loop: `n` steps of `step` from the offsets `at` (destination,
+/// source), with `base` the index value each dimension has reached in the outer loops.
+pub(crate) struct Leaf<'a> {
+    pub(crate) base: &'a [usize],
+    pub(crate) at: (usize, usize),
+    pub(crate) step: Loop,
+    pub(crate) n: usize,
+}
+
+/// A loop of one step.
+const ONCE: Loop = Loop {
+    size: 1,
+    dst: 0,
+    src: 0,
+    dim: 0,
+    mult: 0,
+    top: false,
+    clip: false,
+};
+
+/// Merges loops that step both sides contiguously into one (neither may clip).
+fn coalesce(loops: &mut Vec<Loop>) {
+    'again: loop {
+        for x in 0..loops.len() {
+            for y in 0..loops.len() {
+                let (o, i) = (loops[x], loops[y]);
+                if x != y
+                    && !o.clip
+                    && !i.clip
+                    && Some(o.dst) == i.size.checked_mul(i.dst)
+                    && Some(o.src) == i.size.checked_mul(i.src)
+                {
+                    loops[y] = Loop {
+                        size: o.size * i.size,
+                        top: false,
+                        ..i
+                    };
+                    loops.remove(x);
+                    continue 'again;
+                }
+            }
+        }
+        return;
+    }
+}
+
+/// Bytes along each side of the tile of blocks that the innermost loops around a block
+/// kernel cover: whole cache lines on both sides, all in the L1 cache together.
+pub(crate) const TILE_BYTES: usize = 256;
+
+/// The block side for `l`, at most `max`: the largest power of two that divides its size or,
+/// for a clipped top digit, any that fits (the clip catches the overhang).
+fn block_side(l: &Loop, max: usize) -> usize {
+    let mut b = max;
+    while b > 1 && (b > l.size || !(l.size.is_multiple_of(b) || (l.top && l.clip))) {
+        b /= 2;
+    }
+    b
+}
+
+/// `l` as an outer loop of blocks of `b` steps (`None` for one block) and the block.
+fn split(l: Loop, b: usize) -> (Option<Loop>, Loop) {
+    let inner = Loop { size: b, ..l };
+    if l.size == b {
+        return (None, inner);
+    }
+    let outer = Loop {
+        size: l.size.div_ceil(b),
+        dst: l.dst * b,
+        src: l.src * b,
+        mult: l.mult * b,
+        ..l
+    };
+    (Some(outer), inner)
+}
+
+impl Nest {
+    /// Orders `loops` (of an array with dims `bounds`) around the fastest kernel they allow;
+    /// `width` is the bytes of a slot, 0 when the storage has no block kernel (packed
+    /// elements).
+    pub(crate) fn new(mut loops: Vec<Loop>, bounds: Vec<usize>, width: usize) -> Nest {
+        let blocks = width > 0;
+        coalesce(&mut loops);
+        let by_dst = (0..loops.len()).min_by_key(|&k| (loops[k].dst, loops[k].src));
+        let by_src = (0..loops.len()).min_by_key(|&k| (loops[k].src, loops[k].dst));
+        let kernel = match (by_dst, by_src) {
+            (Some(i), Some(s)) if i == s && (loops[i].dst, loops[i].src) == (1, 1) => {
+                Kernel::Run(loops.remove(i))
+            }
+            (Some(i), Some(s)) if blocks && i != s && loops[i].dst == 1 && loops[s].src == 1 => {
+                let (a, b) = (loops[i], loops[s]);
+                loops.remove(i.max(s));
+                loops.remove(i.min(s));
+                // Groups of 2, 4 or 8 slots that fit one 8-byte integer.
+                let few = |l: &Loop| matches!(l.size, 2 | 4 | 8) && l.size * width <= 8;
+                let ([a, b], form) = if few(&a) && b.dst == a.size {
+                    // Interleave `a.size` source rows into one destination run.
+                    let (out, b) = split(b, block_side(&b, MAX_RUN));
+                    loops.extend(out);
+                    ([a, b], Form::Zip)
+                } else if few(&b) && a.src == b.size {
+                    // Split one source run into `b.size` destination rows.
+                    let (out, a) = split(a, block_side(&a, MAX_RUN));
+                    loops.extend(out);
+                    ([a, b], Form::Unzip)
+                } else {
+                    // Each side: tiles of whole lines, blocks within a tile. Blocks of at
+                    // most 256 bytes (they stay in registers) with destination rows of 32
+                    // bytes where the loops allow (8×8 f32: measured 4× faster than 16×4).
+                    let tile = (TILE_BYTES / width).max(MAX_BLOCK);
+                    let mut cap = (32 / width).clamp(1, MAX_WIDE);
+                    let mut sides = [a, b];
+                    for side in &mut sides {
+                        let (out, t) = split(*side, block_side(side, tile));
+                        let (mid, k) = split(t, block_side(&t, cap));
+                        loops.extend(out);
+                        loops.extend(mid);
+                        *side = k;
+                        cap = (256 / (k.size * width)).clamp(1, MAX_BLOCK);
+                    }
+                    (sides, Form::Square)
+                };
+                Kernel::Block { a, b, form }
+            }
+            _ => Kernel::Element,
+        };
+        // Ties in the source's order, which measured faster for runs and interleaving (the
+        // destination's lines are written whole, streamed), except for splitting runs into
+        // rows, whose short destination rows stream better in the destination's order.
+        let dst_order = matches!(
+            kernel,
+            Kernel::Block {
+                form: Form::Unzip,
+                ..
+            }
+        );
+        loops.sort_by_key(|l| {
+            let tie = if dst_order { l.dst } else { l.src };
+            core::cmp::Reverse((l.dst.min(l.src), tie))
+        });
+        Nest {
+            outer: loops,
+            kernel,
+            bounds,
+        }
+    }
+
+    /// Number of parts [`walk`](Self::walk) can run separately: the steps of the outermost
+    /// loop.
+    pub(crate) fn parts(&self) -> usize {
+        self.outer.first().map_or(1, |l| l.size)
+    }
+
+    /// Steps of `l` that stay inside the array, with `base` the value its dimension has
+    /// reached.
+    #[inline]
+    pub(crate) fn count(&self, l: &Loop, base: usize) -> usize {
+        if l.clip {
+            l.size.min((self.bounds[l.dim] - base).div_ceil(l.mult))
+        } else {
+            l.size
+        }
+    }
+
+    /// Calls `leaf` for every run of the kernel loop, in the parts `parts` of the outermost
+    /// loop.
+    pub(crate) fn walk(&self, parts: Range<usize>, leaf: &mut impl FnMut(&Leaf<'_>)) {
+        // A plan's rank is at most its expanded rank.
+        let mut base = [0; MAX_EXPANDED_RANK];
+        let base = &mut base[..self.bounds.len()];
+        match self.outer.split_last() {
+            None => {
+                if parts.contains(&0) {
+                    leaf(&Leaf {
+                        base,
+                        at: (0, 0),
+                        step: ONCE,
+                        n: 1,
+                    });
+                }
+            }
+            Some((last, [])) => {
+                let n = self.count(last, 0).min(parts.end);
+                let start = parts.start.min(n);
+                if last.clip {
+                    base[last.dim] = start * last.mult;
+                }
+                leaf(&Leaf {
+                    base,
+                    at: (start * last.dst, start * last.src),
+                    step: *last,
+                    n: n - start,
+                });
+            }
+            Some((last, rest)) => {
+                let first = &rest[0];
+                let n = self.count(first, 0).min(parts.end);
+                for k in parts.start.min(n)..n {
+                    if first.clip {
+                        base[first.dim] = k * first.mult;
+                    }
+                    let at = (k * first.dst, k * first.src);
+                    self.descend(&rest[1..], last, base, at, leaf);
+                }
+            }
+        }
+    }
+
+    fn descend(
+        &self,
+        rest: &[Loop],
+        last: &Loop,
+        base: &mut [usize],
+        at: (usize, usize),
+        leaf: &mut impl FnMut(&Leaf<'_>),
+    ) {
+        match rest.split_first() {
+            None => {
+                let n = self.count(last, base[last.dim]);
+                leaf(&Leaf {
+                    base,
+                    at,
+                    step: *last,
+                    n,
+                });
+            }
+            Some((l, inner)) => {
+                let n = self.count(l, base[l.dim]);
+                for k in 0..n {
+                    let at = (at.0 + k * l.dst, at.1 + k * l.src);
+                    self.descend(inner, last, base, at, leaf);
+                    if l.clip {
+                        base[l.dim] += l.mult;
+                    }
+                }
+                if l.clip {
+                    base[l.dim] -= n * l.mult;
+                }
+            }
+        }
+    }
+
+    /// The index value dimension `dim` reaches at step `k` of a leaf's loop.
+    #[inline]
+    pub(crate) fn at_step(leaf: &Leaf<'_>, dim: usize, k: usize) -> usize {
+        let s = &leaf.step;
+        leaf.base[dim]
+            + if s.clip && s.dim == dim {
+                k * s.mult
+            } else {
+                0
+            }
+    }
+
+    /// Number of leading steps of a leaf's loop at which the inner loops `inner` run whole.
+    #[inline]
+    pub(crate) fn whole_steps(&self, leaf: &Leaf<'_>, inner: &[Loop]) -> usize {
+        let mut whole = leaf.n;
+        for l in inner.iter().filter(|l| l.clip) {
+            let top: usize = inner
+                .iter()
+                .filter(|m| m.clip && m.dim == l.dim)
+                .map(|m| (m.size - 1) * m.mult)
+                .sum();
+            let room = (self.bounds[l.dim] - leaf.base[l.dim]).saturating_sub(top);
+            let s = &leaf.step;
+            whole = whole.min(if s.clip && s.dim == l.dim {
+                room.div_ceil(s.mult)
+            } else if room > 0 {
+                leaf.n
+            } else {
+                0
+            });
+        }
+        whole
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::Plan;
+    use crate::tensor::digits::loops;
+    use crate::text::parse_array;
+
+    fn nest(dst: &str, src: &str) -> Nest {
+        let plan = |t: &str| Plan::new(&parse_array(t).unwrap()).unwrap();
+        let (d, s) = (plan(dst), plan(src));
+        Nest::new(loops(&d, &s).unwrap(), d.dims().to_vec(), 4)
+    }
+
+    #[test]
+    fn tile_rows_are_runs() {
+        let n = nest("f32[64,256]{1,0:T(8,128)}", "f32[64,256]{1,0}");
+        assert!(matches!(n.kernel, Kernel::Run(l) if l.size == 128));
+        // The source's order: tile rows, rows in a tile, tile columns.
+        let strides: Vec<_> = n.outer.iter().map(|l| (l.dst, l.src)).collect();
+        assert_eq!(strides, [(2048, 2048), (128, 256), (1024, 128)]);
+    }
+
+    #[test]
+    fn whole_arrays_coalesce() {
+        let n = nest("f32[64,128]{1,0:T(8,128)}", "f32[64,128]{1,0}");
+        assert!(n.outer.is_empty());
+        assert!(matches!(n.kernel, Kernel::Run(l) if l.size == 64 * 128));
+    }
+
+    #[test]
+    fn pairs_are_blocks() {
+        let n = nest("bf16[16,256]{1,0:T(8,128)(2,1)}", "bf16[16,256]{1,0}");
+        let Kernel::Block { a, b, .. } = n.kernel else {
+            panic!("{:?}", n.kernel)
+        };
+        // Two rows interleaved into runs of 128 pairs.
+        assert_eq!((a.size, a.dst, a.src), (2, 1, 256));
+        assert_eq!((b.size, b.dst, b.src), (128, 2, 1));
+    }
+
+    #[test]
+    fn transposes_are_blocks() {
+        let n = nest("f32[64,64,64,64]{0,1,2,3}", "f32[64,64,64,64]{3,2,1,0}");
+        let Kernel::Block { a, b, .. } = n.kernel else {
+            panic!("{:?}", n.kernel)
+        };
+        // 8×8 f32 blocks (256 bytes) in tiles of 64×64 (256 bytes a side): the loops over
+        // the blocks of a tile innermost, then the loops over tiles, then the other dims.
+        assert_eq!((a.size, b.size), (8, 8));
+        let inner: Vec<usize> = n.outer.iter().map(|l| l.dst.min(l.src)).collect();
+        assert_eq!(inner[inner.len() - 2..], [8, 8]);
+        assert_eq!(inner[inner.len() - 4..inner.len() - 2], [64, 64]);
+    }
+}

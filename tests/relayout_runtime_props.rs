@@ -1,0 +1,295 @@
+//! Property tests of the runtime relayout (`CopyPlan`, `relayout`) against the brute-force
+//! reference model: random pairs of layouts of one random array (ranks 0-4, odd extents that
+//! tiles overhang, nested TPU-like tiles and sub-tiles `(2,1)` `(4,1)` `(8,1)`, transposed
+//! tiles, `*`, non-nesting tiles, legacy padding, `L(n)`, `M(n)`, `E(n)` packing), every
+//! storage width from 1 to 128 bits. Each element of the destination must hold the bits of the
+//! same element of the source (truncated or extended when the widths differ), read at the
+//! offsets of the reference model (docs/tiled_layout.md applied literally), and the `M(n)`
+//! prefix must be left alone.
+
+mod common;
+
+use common::reference;
+use proptest::prelude::*;
+use xla_layout::tensor::{CopyPlan, RelayoutError, relayout};
+use xla_layout::{ArrayLayout, ArrayShape, PaddingValue, Plan, PrimitiveType, Tile, TileDim};
+
+/// Element types of every storage width, with the `E(n)` values each may take (0: natural).
+const TYPES: &[(PrimitiveType, &[i64])] = &[
+    (PrimitiveType::Pred, &[0]),
+    (PrimitiveType::S1, &[0, 1]),
+    (PrimitiveType::U2, &[0, 2]),
+    (PrimitiveType::S4, &[0, 4]),
+    (PrimitiveType::U4, &[0, 4]),
+    (PrimitiveType::S8, &[0]),
+    (PrimitiveType::F8e4m3fn, &[0]),
+    (PrimitiveType::Bf16, &[0]),
+    (PrimitiveType::S16, &[0]),
+    (PrimitiveType::F32, &[0]),
+    (PrimitiveType::S32, &[0]),
+    (PrimitiveType::F64, &[0]),
+    (PrimitiveType::C64, &[0]),
+    (PrimitiveType::C128, &[0]),
+];
+
+/// A tile dim: mostly powers of two (tiles that nest), sometimes any size or `*`.
+fn arb_tile_dim() -> impl Strategy<Value = TileDim> {
+    prop_oneof![
+        6 => prop::sample::select(vec![1i64, 2, 4, 8, 16]).prop_map(TileDim::Size),
+        2 => (1i64..9).prop_map(TileDim::Size),
+        1 => Just(TileDim::Combine),
+    ]
+}
+
+/// Up to three tiles: random ones, or a TPU-like tile with a sub-tile `(2,1)`, `(4,1)`,
+/// `(8,1)` or `(1,k)`.
+fn arb_tiles(rank: usize) -> impl Strategy<Value = Vec<Tile>> {
+    let random = prop::collection::vec(
+        prop::collection::vec(arb_tile_dim(), 1..=rank + 1).prop_map(|mut dims| {
+            if let Some(last) = dims.last_mut()
+                && *last == TileDim::Combine
+            {
+                *last = TileDim::Size(2);
+            }
+            Tile(dims)
+        }),
+        0..=3,
+    );
+    let tpu = (
+        prop::sample::select(vec![2i64, 4, 8, 16, 32]),
+        prop::sample::select(vec![4i64, 8, 16, 128]),
+        prop::sample::select(vec![(2i64, 1i64), (4, 1), (8, 1), (1, 2), (2, 2)]),
+    )
+        .prop_map(|(r, c, (sr, sc))| {
+            vec![
+                Tile(vec![TileDim::Size(r), TileDim::Size(c)]),
+                Tile(vec![TileDim::Size(sr), TileDim::Size(sc)]),
+            ]
+        });
+    prop_oneof![2 => random, 1 => tpu, 1 => Just(Vec::new())]
+}
+
+/// A random layout of an array of `rank` dims of sizes `dims`, elements `e_bits` options.
+fn arb_layout(dims: Vec<i64>, bits: &'static [i64]) -> impl Strategy<Value = ArrayLayout> {
+    let rank = dims.len();
+    (
+        Just((0..rank as i64).collect::<Vec<_>>()).prop_shuffle(),
+        arb_tiles(rank),
+        prop_oneof![4 => Just(1i64), 1 => 2i64..10],
+        prop::sample::select(bits),
+        prop_oneof![4 => Just(0i64), 1 => 1i64..9],
+        prop::option::weighted(0.15, prop::collection::vec(0i64..3, rank)),
+    )
+        .prop_map(move |(m2m, tiles, l, e, prefix, extra)| {
+            let mut layout = ArrayLayout::new(m2m)
+                .with_tiles(tiles)
+                .with_tail_padding_alignment(l)
+                .with_element_size_in_bits(e)
+                .with_metadata_prefix_bytes(prefix);
+            if let Some(extra) = extra {
+                let padded = dims.iter().zip(extra).map(|(d, x)| d + x);
+                layout = layout.with_padding(padded, PaddingValue::Zero);
+            }
+            layout
+        })
+}
+
+/// One random array in two random layouts.
+fn arb_pair() -> impl Strategy<Value = (ArrayShape, ArrayShape)> {
+    (
+        prop::sample::select(TYPES),
+        prop::collection::vec(prop_oneof![12 => 1i64..20, 1 => Just(0i64)], 0..=4),
+    )
+        .prop_flat_map(|((ty, bits), dims)| {
+            (
+                Just(ty),
+                arb_layout(dims.clone(), bits),
+                arb_layout(dims.clone(), bits),
+                Just(dims),
+            )
+        })
+        .prop_map(|(ty, a, b, dims)| {
+            (
+                ArrayShape::new(ty, dims.clone()).with_layout(a),
+                ArrayShape::new(ty, dims).with_layout(b),
+            )
+        })
+}
+
+/// `bits` bits of `bytes` from bit `start`, least-significant first (independent of the
+/// library's own bit code).
+fn read(bytes: &[u8], start: usize, bits: usize) -> u128 {
+    if start % 8 == 0 && bits % 8 == 0 {
+        // Whole bytes, little-endian: the same value as the bit loop below, 8x fewer steps.
+        let first = start / 8;
+        return bytes[first..first + bits / 8]
+            .iter()
+            .rev()
+            .fold(0, |v, &b| v << 8 | u128::from(b));
+    }
+    (0..bits).fold(0, |v, k| {
+        let bit = start + k;
+        v | u128::from((bytes[bit / 8] >> (bit % 8)) & 1) << k
+    })
+}
+
+fn signed(t: PrimitiveType) -> bool {
+    use PrimitiveType::*;
+    matches!(t, S1 | S2 | S4 | S8 | S16 | S32 | S64)
+}
+
+/// A source element's bits as the destination stores them: truncated, or extended with the
+/// sign (signed integers) or zeros.
+fn convert(v: u128, from: usize, to: usize, sign: bool) -> u128 {
+    let mask = |bits: usize| {
+        if bits >= 128 {
+            u128::MAX
+        } else {
+            (1 << bits) - 1
+        }
+    };
+    let v = v & mask(from);
+    let extended = if sign && to > from && (v >> (from - 1)) & 1 == 1 {
+        v | (u128::MAX << from)
+    } else {
+        v
+    };
+    extended & mask(to)
+}
+
+/// Bytes from a seed.
+fn noise(seed: u64, n: usize) -> Vec<u8> {
+    (0..n as u64)
+        .map(|k| ((seed ^ k).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as u8)
+        .collect()
+}
+
+/// Checks `dst` (after a copy from `src`) element by element against the reference model's
+/// offsets.
+fn check(
+    a: &ArrayShape,
+    b: &ArrayShape,
+    src: &[u8],
+    dst: &[u8],
+    stale: &[u8],
+) -> Result<(), TestCaseError> {
+    let (oa, ob) = (reference::offsets(a), reference::offsets(b));
+    check_at(a, b, &oa, &ob, src, dst, stale)
+}
+
+/// `check` with the offsets of every element in logical order given.
+fn check_at(
+    a: &ArrayShape,
+    b: &ArrayShape,
+    oa: &[usize],
+    ob: &[usize],
+    src: &[u8],
+    dst: &[u8],
+    stale: &[u8],
+) -> Result<(), TestCaseError> {
+    let (pa, pb) = (Plan::new(a).unwrap(), Plan::new(b).unwrap());
+    let (ba, bb) = (pa.element_bits(), pb.element_bits());
+    for (k, (&sa, &sb)) in oa.iter().zip(ob).enumerate() {
+        let v = read(src, 8 * pa.prefix_bytes() + sa * ba, ba);
+        let want = convert(v, ba, bb, signed(a.element_type));
+        let got = read(dst, 8 * pb.prefix_bytes() + sb * bb, bb);
+        prop_assert_eq!(got, want, "element {} of {} -> {}", k, a, b);
+    }
+    prop_assert_eq!(
+        &dst[..pb.prefix_bytes()],
+        &stale[..pb.prefix_bytes()],
+        "the M prefix of {} changed",
+        b
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn relayout_matches_reference((a, b) in arb_pair(), seed in any::<u64>()) {
+        let (Ok(pa), Ok(pb)) = (Plan::new(&a), Plan::new(&b)) else {
+            return Err(TestCaseError::reject("invalid layout"));
+        };
+        prop_assume!(pa.physical_elements() <= 40_000 && pb.physical_elements() <= 40_000);
+        let src = noise(seed, pa.size_bytes());
+        let stale = noise(!seed, pb.size_bytes());
+        let mut dst = stale.clone();
+        relayout(&src, &a, &mut dst, &b).unwrap();
+        check(&a, &b, &src, &dst, &stale)?;
+
+        // In parts, in reverse order: the same bytes.
+        let plan = CopyPlan::new(&a, &b).unwrap();
+        let mut parts = stale.clone();
+        for k in (0..plan.parts()).rev() {
+            plan.copy_parts(&src, &mut parts, k..k + 1).unwrap();
+        }
+        prop_assert_eq!(parts, dst);
+    }
+}
+
+/// Large enough for the streamed (non-temporal) path and every kernel's whole blocks. The
+/// offsets come from `Plan::logical_offsets` (checked against the reference model on random
+/// layouts by `tests/tiling_props.rs`): materialising the reference for millions of elements
+/// takes minutes in a debug build.
+#[test]
+fn large_copies_match_reference() {
+    for (a, b) in [
+        ("bf16[1024,8320]{1,0}", "bf16[1024,8320]{1,0:T(8,128)(2,1)}"),
+        ("s8[2048,8320]{1,0:T(32,128)(4,1)}", "s8[2048,8320]{0,1}"),
+        ("f32[2049,2056]{1,0}", "f32[2049,2056]{0,1:T(8,128)}"),
+    ] {
+        let (a, b) = (
+            xla_layout::parse_array(a).unwrap(),
+            xla_layout::parse_array(b).unwrap(),
+        );
+        let plan = CopyPlan::new(&a, &b).unwrap();
+        let src = noise(7, plan.src_bytes());
+        let stale = noise(8, plan.dst_bytes());
+        let mut dst = stale.clone();
+        plan.copy(&src, &mut dst).unwrap();
+        let oa: Vec<usize> = Plan::new(&a).unwrap().logical_offsets().collect();
+        let ob: Vec<usize> = Plan::new(&b).unwrap().logical_offsets().collect();
+        check_at(&a, &b, &oa, &ob, &src, &dst, &stale).unwrap();
+    }
+}
+
+#[test]
+fn mismatched_arrays_and_buffers_are_errors() {
+    let a = xla_layout::parse_array("f32[4,6]{1,0:T(2,2)}").unwrap();
+    let rows = xla_layout::parse_array("f32[4,6]").unwrap();
+    let e = CopyPlan::new(&a, &xla_layout::parse_array("f32[4,5]").unwrap()).unwrap_err();
+    assert!(matches!(
+        e,
+        RelayoutError::Mismatch {
+            element_types: None,
+            dims: Some(_),
+            ..
+        }
+    ));
+    let e = CopyPlan::new(&a, &xla_layout::parse_array("bf16[4,6]").unwrap()).unwrap_err();
+    assert!(matches!(
+        e,
+        RelayoutError::Mismatch {
+            element_types: Some(_),
+            dims: None,
+            ..
+        }
+    ));
+    let e = relayout(&[0; 96], &a, &mut [0; 95], &rows).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the destination buffer has 95 bytes, but its layout needs 96"
+    );
+    let e = relayout(&[0; 95], &a, &mut [0; 96], &rows).unwrap_err();
+    assert!(matches!(
+        e,
+        RelayoutError::Length {
+            src: Some(_),
+            dst: None
+        }
+    ));
+    let e = CopyPlan::new(&xla_layout::parse_array("f32[?,6]").unwrap(), &rows).unwrap_err();
+    assert!(e.to_string().contains("?"), "{e}");
+}
