@@ -21,6 +21,7 @@
 
 extern crate alloc;
 
+pub mod hlo;
 pub mod index;
 pub mod model;
 pub mod tensor;

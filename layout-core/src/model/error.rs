@@ -20,6 +20,16 @@ pub enum ErrorKind {
     InvalidCharacter,
     /// A `/*` comment without its `*/`.
     UnterminatedComment,
+    /// A `"` string without its closing `"`.
+    UnterminatedString,
+    /// A bracket `(`, `[` or `{` that is never closed.
+    UnclosedBracket,
+    /// In an HLO module: an operand, control predecessor or called computation that is not
+    /// defined before it is used.
+    UndefinedName,
+    /// In an HLO module: an instruction name defined twice in one computation, a computation
+    /// name defined twice, two `ENTRY` computations or two `ROOT` instructions.
+    DuplicateName,
     /// An integer literal outside the signed 64-bit range.
     IntegerOverflow,
     /// A token where the grammar wants something else.

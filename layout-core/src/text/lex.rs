@@ -27,6 +27,9 @@ pub(crate) enum Tok<'a> {
     Tilde,
     Question,
     Le,
+    /// A character that starts no shape token, met while lexing a shape embedded in larger
+    /// text (an HLO module), where it belongs to the surrounding text: `%`, `=`, `"`...
+    Foreign(&'a str),
     Eof,
 }
 
@@ -53,6 +56,7 @@ impl Tok<'_> {
             Tok::Tilde => "`~`".into(),
             Tok::Question => "`?`".into(),
             Tok::Le => "`<=`".into(),
+            Tok::Foreign(s) => format!("`{s}`"),
             Tok::Eof => "the end of the input".into(),
         }
     }
@@ -69,11 +73,28 @@ pub(crate) struct Token<'a> {
 pub(crate) struct Lexer<'a> {
     src: &'a str,
     pos: usize,
+    /// Lexing a shape inside larger text: a character that starts no token is a
+    /// [`Tok::Foreign`] token rather than an error, since the text around the shape has
+    /// tokens of its own.
+    embedded: bool,
 }
 
 impl<'a> Lexer<'a> {
     pub(crate) fn new(src: &'a str) -> Self {
-        Lexer { src, pos: 0 }
+        Lexer {
+            src,
+            pos: 0,
+            embedded: false,
+        }
+    }
+
+    /// A lexer for a shape embedded in `src` at byte `pos`; spans stay absolute in `src`.
+    pub(crate) fn embedded(src: &'a str, pos: usize) -> Self {
+        Lexer {
+            src,
+            pos,
+            embedded: true,
+        }
     }
 
     fn bytes(&self) -> &'a [u8] {
@@ -204,6 +225,13 @@ impl<'a> Lexer<'a> {
         }
         let ch = self.src[start..].chars().next().unwrap_or('\u{fffd}');
         let end = start + ch.len_utf8();
+        if self.embedded {
+            self.pos = end;
+            return Ok(Token {
+                tok: Tok::Foreign(&self.src[start..end]),
+                span: start..end,
+            });
+        }
         let hint = match c {
             b'<' => "; a bounded dimension is written `<=N`",
             b'-' => "; `-` must be followed by digits",

@@ -6,5 +6,6 @@ mod parse;
 mod print;
 mod render;
 
+pub(crate) use parse::parse_embedded;
 pub use parse::{parse, parse_array};
 pub use render::render;

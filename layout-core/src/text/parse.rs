@@ -56,12 +56,7 @@ pub fn parse_array(text: &str) -> Result<ArrayShape, Errors> {
 
 /// Parses and validates, also returning where every part of every array was written.
 pub(crate) fn parse_with_map(text: &str) -> Result<(Shape, SourceMap), Errors> {
-    let mut p = Parser {
-        lexer: Lexer::new(text),
-        ahead: Vec::new(),
-        errors: Vec::new(),
-        map: SourceMap::default(),
-    };
+    let mut p = Parser::new(Lexer::new(text));
     let shape = match p.parse_top() {
         Ok(shape) => shape,
         Err(fatal) => {
@@ -83,6 +78,51 @@ pub(crate) fn parse_with_map(text: &str) -> Result<(Shape, SourceMap), Errors> {
     }
 }
 
+/// Why a shape embedded in larger text was rejected: every error, and where the shape ended
+/// when its syntax was complete (only its values were wrong), so that a caller can go on
+/// reading after it.
+#[derive(Debug)]
+pub(crate) struct EmbeddedShapeError {
+    pub(crate) errors: Errors,
+    pub(crate) end: Option<usize>,
+}
+
+/// Parses and validates the one shape that starts at byte `start` of `text` (a larger text,
+/// such as an HLO module) and returns it with the byte offset where it ends. Spans are
+/// absolute in `text`; the text after the shape is not looked at beyond the lookahead the
+/// shape grammar needs.
+pub(crate) fn parse_embedded(
+    text: &str,
+    start: usize,
+) -> Result<(Shape, usize), EmbeddedShapeError> {
+    let mut p = Parser::new(Lexer::embedded(text, start));
+    let shape = match p.parse_shape(0) {
+        Ok(shape) => shape,
+        Err(fatal) => {
+            p.errors.push(fatal);
+            return Err(EmbeddedShapeError {
+                errors: Errors::new(p.errors),
+                end: None,
+            });
+        }
+    };
+    let overflowed = p
+        .errors
+        .iter()
+        .any(|e| e.kind() == ErrorKind::IntegerOverflow);
+    if let (false, Err(errs)) = (overflowed, validate_shape(&shape, Some(&p.map))) {
+        p.errors.extend(errs);
+    }
+    if p.errors.is_empty() {
+        Ok((shape, p.end))
+    } else {
+        Err(EmbeddedShapeError {
+            errors: Errors::new(p.errors),
+            end: Some(p.end),
+        })
+    }
+}
+
 /// The attributes of a layout, in the only order XLA accepts.
 const ATTRIBUTE_ORDER: [&str; 7] = ["D", "T", "L", "E", "S", "SC", "M"];
 
@@ -91,6 +131,8 @@ struct Parser<'a> {
     ahead: Vec<Token<'a>>,
     errors: Vec<Error>,
     map: SourceMap,
+    /// Where the last consumed token ends.
+    end: usize,
 }
 
 fn unexpected(found: &Token<'_>, expected: &str) -> Error {
@@ -107,6 +149,16 @@ fn unexpected(found: &Token<'_>, expected: &str) -> Error {
 }
 
 impl<'a> Parser<'a> {
+    fn new(lexer: Lexer<'a>) -> Self {
+        Parser {
+            lexer,
+            ahead: Vec::new(),
+            errors: Vec::new(),
+            map: SourceMap::default(),
+            end: 0,
+        }
+    }
+
     fn fill(&mut self, n: usize) -> Result<(), Error> {
         while self.ahead.len() < n {
             let t = self.lexer.next_token(&mut self.errors)?;
@@ -127,7 +179,9 @@ impl<'a> Parser<'a> {
 
     fn next(&mut self) -> Result<Token<'a>, Error> {
         self.fill(1)?;
-        Ok(self.ahead.remove(0))
+        let t = self.ahead.remove(0);
+        self.end = t.span.end;
+        Ok(t)
     }
 
     fn eat(&mut self, tok: Tok<'_>) -> Result<Option<Range<usize>>, Error> {

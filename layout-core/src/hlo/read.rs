@@ -1,0 +1,750 @@
+//! The reader: module header, computations and instruction lines (`hlo_parser.cc`'s
+//! `ParseHloModule` grammar), with shapes read by the shape parser and attribute values kept
+//! raw.
+//!
+//! Syntax errors end the read; undefined or duplicate names and invalid shapes are collected
+//! and reading goes on, so one call reports every problem it can.
+
+use alloc::format;
+use alloc::vec::Vec;
+use core::ops::Range;
+
+use hashbrown::HashTable;
+
+use crate::hlo::module::{
+    Alias, Attribute, Computation, ComputationLayout, Instruction, Module, Operand, Signature,
+    is_call_attribute, split_names,
+};
+use crate::hlo::scan::Cursor;
+use crate::model::{Error, ErrorKind, Errors, Shape};
+use crate::text::parse_embedded;
+
+/// The deepest nesting of unnamed instructions in operand lists (`add(f32[] constant(1), ...)`).
+pub const MAX_NESTED_INSTRUCTIONS: usize = 64;
+
+/// Reads a whole HLO module (`HloModule name, attr=...` then computations), as XLA's parser
+/// accepts it: every computation, instruction, shape (validated, with layouts), opcode,
+/// operand and attribute. Errors carry byte ranges into `text`; render them with
+/// [`Errors::render`](crate::model::Errors::render).
+///
+/// ```
+/// let text = "HloModule m\n\nENTRY %main {\n  %p = f32[8,128]{1,0:T(8,128)} parameter(0)\n  \
+///             ROOT %n = f32[8,128]{1,0:T(8,128)} negate(%p)\n}\n";
+/// let module = xla_layout::hlo::parse_module(text).unwrap();
+/// let root = module.entry().root();
+/// assert_eq!((root.name, root.opcode), ("n", "negate"));
+/// assert_eq!(root.shape.to_string(), "f32[8,128]{1,0:T(8,128)}");
+///
+/// let bad = "ENTRY e {\n  ROOT p = f32[2]{0:T(0)} parameter(0)\n}";
+/// let errs = xla_layout::hlo::parse_module(bad).unwrap_err();
+/// assert!(errs.render(bad, "m.hlo").contains("--> m.hlo:2:22"));
+/// ```
+pub fn parse_module(text: &str) -> Result<Module<'_>, Errors> {
+    let mut r = Reader {
+        c: Cursor::new(text),
+        errors: Vec::new(),
+        computations: Vec::new(),
+        computation_names: HashTable::new(),
+        names: HashTable::new(),
+    };
+    match r.module() {
+        Ok(module) if r.errors.is_empty() => Ok(module),
+        Ok(_) => Err(Errors::new(r.errors)),
+        Err(fatal) => {
+            r.errors.push(fatal);
+            Err(Errors::new(r.errors))
+        }
+    }
+}
+
+struct Reader<'a> {
+    c: Cursor<'a>,
+    errors: Vec<Error>,
+    computations: Vec<Computation<'a>>,
+    computation_names: HashTable<usize>,
+    /// The instructions of the computation being read, by name.
+    names: HashTable<usize>,
+}
+
+/// FxHash over the bytes of a name: names are short and trusted to spread well enough.
+fn hash(name: &str) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = 0u64;
+    let mut chunks = name.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    for &b in chunks.remainder() {
+        h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+    }
+    h
+}
+
+fn undefined(kind: &str, name: &str, span: Range<usize>) -> Error {
+    Error::new(
+        ErrorKind::UndefinedName,
+        Some(span),
+        format!(
+            "{kind} `{name}` is not defined before this use; define it earlier (XLA allows no forward references)"
+        ),
+    )
+}
+
+impl<'a> Reader<'a> {
+    fn module(&mut self) -> Result<Module<'a>, Error> {
+        self.c.skip_trivia()?;
+        let mut name = None;
+        let mut attributes = Vec::new();
+        let mut is_scheduled = false;
+        let mut entry_computation_layout = None;
+        let mut input_output_alias = Vec::new();
+        if self.c.src[self.c.pos..].starts_with("HloModule") && !self.c.ident_followed_by(b'=') {
+            self.c.ident()?;
+            self.c.skip_trivia()?;
+            name = Some(self.name("the module's name after `HloModule`")?.0);
+            while self.c.eat(b',')? {
+                let attribute = self.attribute()?;
+                match attribute.name {
+                    "is_scheduled" => is_scheduled = attribute.value == "true",
+                    "entry_computation_layout" => {
+                        entry_computation_layout = Some(self.computation_layout(&attribute)?);
+                    }
+                    "input_output_alias" => {
+                        input_output_alias = self.input_output_alias(&attribute)?
+                    }
+                    _ => {}
+                }
+                attributes.push(attribute);
+            }
+        }
+        let mut entry = None;
+        loop {
+            self.c.skip_trivia()?;
+            if self.c.peek().is_none() {
+                break;
+            }
+            let computation = self.computation()?;
+            if computation.is_entry {
+                if let Some(first) = entry {
+                    let first: &Computation<'_> = &self.computations[first];
+                    self.errors.push(Error::new(
+                        ErrorKind::DuplicateName,
+                        Some(computation.span.start..computation.span.start + 5),
+                        format!(
+                            "a second ENTRY computation; `{}` (byte {}) is already the entry",
+                            first.name, first.span.start
+                        ),
+                    ));
+                } else {
+                    entry = Some(self.computations.len());
+                }
+            }
+            let index = self.computations.len();
+            self.computation_names
+                .insert_unique(hash(computation.name), index, |&i| {
+                    hash(self.computations[i].name)
+                });
+            self.computations.push(computation);
+        }
+        let Some(last) = self.computations.len().checked_sub(1) else {
+            return Err(self
+                .c
+                .expected("a computation such as `ENTRY %main { ... }`"));
+        };
+        let entry = entry.unwrap_or(last);
+        self.computations[entry].is_entry = true;
+        Ok(Module {
+            name,
+            attributes,
+            is_scheduled,
+            entry_computation_layout,
+            input_output_alias,
+            computations: core::mem::take(&mut self.computations),
+            entry,
+        })
+    }
+
+    /// A name (identifier, optional `%`) or an error saying `what` was expected.
+    fn name(&mut self, what: &str) -> Result<(&'a str, Range<usize>), Error> {
+        self.c.skip_trivia()?;
+        match self.c.ident()? {
+            Some(name) => Ok(name),
+            None => Err(self.c.expected(what)),
+        }
+    }
+
+    /// A shape at the cursor, through the shape parser. Value errors (a bad layout) are kept
+    /// and a placeholder returned; syntax errors end the read.
+    fn shape(&mut self) -> Result<Shape, Error> {
+        self.c.skip_trivia()?;
+        match parse_embedded(self.c.src, self.c.pos) {
+            Ok((shape, end)) => {
+                self.c.pos = end;
+                Ok(shape)
+            }
+            Err(e) => {
+                let mut errors = e.errors.into_iter();
+                let last = errors.next_back();
+                self.errors.extend(errors);
+                match (e.end, last) {
+                    (Some(end), Some(last)) => {
+                        self.errors.push(last);
+                        self.c.pos = end;
+                        Ok(Shape::Tuple(Vec::new()))
+                    }
+                    (_, Some(last)) => Err(last),
+                    (_, None) => Err(self.c.expected("a shape")),
+                }
+            }
+        }
+    }
+
+    /// Whether a shape starts at the cursor: `(` or an element type followed by `[`.
+    fn at_shape(&self) -> bool {
+        self.c.peek() == Some(b'(') || self.c.ident_followed_by(b'[')
+    }
+
+    /// `attr_name=value` after a `,`, value kept raw.
+    fn attribute(&mut self) -> Result<Attribute<'a>, Error> {
+        self.c.skip_trivia()?;
+        if !self.c.ident_followed_by(b'=') {
+            return Err(self.c.expected("an attribute `name=value` after `,`"));
+        }
+        let (name, span) = self.name("an attribute name")?;
+        self.c.pos += 1;
+        self.c.skip_trivia()?;
+        let mut value = self.c.skip_value()?;
+        if value.is_empty() {
+            return Err(self.c.expected(&format!("a value after `{name}=`")));
+        }
+        // `calls=%a, %b`: the names of several computations, joined by `, `.
+        if name == "calls" {
+            loop {
+                let save = self.c.pos;
+                if !self.c.eat(b',')? {
+                    break;
+                }
+                self.c.skip_trivia()?;
+                if self.c.ident_followed_by(b'=') || self.c.peek() != Some(b'%') {
+                    self.c.pos = save;
+                    break;
+                }
+                value.end = self.c.skip_value()?.end;
+            }
+        }
+        Ok(Attribute {
+            name,
+            value: &self.c.src[value.clone()],
+            span: span.start..value.end,
+        })
+    }
+
+    /// `{(SHAPE, ...)->SHAPE}`, the value of `entry_computation_layout`.
+    fn computation_layout(
+        &mut self,
+        attribute: &Attribute<'a>,
+    ) -> Result<ComputationLayout, Error> {
+        let save = self.c.pos;
+        self.c.pos = attribute.span.end - attribute.value.len();
+        self.c
+            .expect(b'{', "`{` to open the entry computation layout")?;
+        self.c.expect(b'(', "`(` to open the parameter shapes")?;
+        let mut parameters = Vec::new();
+        if !self.c.eat(b')')? {
+            loop {
+                parameters.push(self.shape()?);
+                if !self.c.eat(b',')? {
+                    self.c.expect(b')', "`,` or `)` after a parameter shape")?;
+                    break;
+                }
+            }
+        }
+        self.c.expect(b'-', "`->` before the result shape")?;
+        self.c.expect(b'>', "`->` before the result shape")?;
+        let result = self.shape()?;
+        self.c
+            .expect(b'}', "`}` to close the entry computation layout")?;
+        if self.c.pos != attribute.span.end {
+            return Err(self
+                .c
+                .expected("`,` or the end of the entry computation layout"));
+        }
+        self.c.pos = save;
+        Ok(ComputationLayout { parameters, result })
+    }
+
+    /// `{ {0}: (0, {}, may-alias), {1}: (2, {1}, must-alias) }`, the value of
+    /// `input_output_alias`.
+    fn input_output_alias(&mut self, attribute: &Attribute<'a>) -> Result<Vec<Alias>, Error> {
+        let save = self.c.pos;
+        self.c.pos = attribute.span.end - attribute.value.len();
+        self.c.expect(b'{', "`{` to open the aliases")?;
+        let mut aliases = Vec::new();
+        while !self.c.eat(b'}')? {
+            if !aliases.is_empty() {
+                self.c.expect(b',', "`,` or `}` after an alias")?;
+            }
+            let output_index = self.shape_index()?;
+            self.c.expect(
+                b':',
+                "`:` after the output index, such as `{0}: (0, {}, may-alias)`",
+            )?;
+            self.c
+                .expect(b'(', "`(` to open `(parameter, index, kind)`")?;
+            self.c.skip_trivia()?;
+            let parameter_number = self.integer("a parameter number")?;
+            self.c.expect(b',', "`,` after the parameter number")?;
+            let parameter_index = self.shape_index()?;
+            let mut must_alias = false;
+            if self.c.eat(b',')? {
+                self.c.skip_trivia()?;
+                match self.c.ident()? {
+                    Some(("must-alias", _)) => must_alias = true,
+                    Some(("may-alias", _)) => {}
+                    _ => return Err(self.c.expected("`may-alias` or `must-alias`")),
+                }
+            }
+            self.c
+                .expect(b')', "`)` to close `(parameter, index, kind)`")?;
+            aliases.push(Alias {
+                output_index,
+                parameter_number,
+                parameter_index,
+                must_alias,
+            });
+        }
+        if self.c.pos != attribute.span.end {
+            return Err(self.c.expected("`,` or the end of the aliases"));
+        }
+        self.c.pos = save;
+        Ok(aliases)
+    }
+
+    /// A shape index `{}`, `{1}`, `{0, 2}`.
+    fn shape_index(&mut self) -> Result<Vec<i64>, Error> {
+        self.c
+            .expect(b'{', "a shape index such as `{}` or `{0, 1}`")?;
+        let mut index = Vec::new();
+        while !self.c.eat(b'}')? {
+            if !index.is_empty() {
+                self.c.expect(b',', "`,` or `}` in a shape index")?;
+            }
+            self.c.skip_trivia()?;
+            index.push(self.integer("an index in a shape index")?);
+        }
+        Ok(index)
+    }
+
+    /// A non-negative decimal integer at the cursor.
+    fn integer(&mut self, what: &str) -> Result<i64, Error> {
+        let start = self.c.pos;
+        let digits = self.c.src.as_bytes()[start..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        match self.c.src[start..start + digits].parse::<i64>() {
+            Ok(n) => {
+                self.c.pos += digits;
+                Ok(n)
+            }
+            Err(_) => Err(self.c.expected(what)),
+        }
+    }
+
+    fn computation(&mut self) -> Result<Computation<'a>, Error> {
+        let start = self.c.pos;
+        let (mut name, mut name_span) = self.name("a computation name")?;
+        let is_entry = name == "ENTRY" && !self.c.src[start..].starts_with('%');
+        if is_entry {
+            (name, name_span) = self.name("the entry computation's name after `ENTRY`")?;
+        }
+        let h = hash(name);
+        if self
+            .computation_names
+            .find(h, |&i| self.computations[i].name == name)
+            .is_some()
+        {
+            self.errors.push(Error::new(
+                ErrorKind::DuplicateName,
+                Some(name_span),
+                format!("computation `{name}` is already defined; computation names are unique in a module"),
+            ));
+        }
+        self.c.skip_trivia()?;
+        let signature = if self.c.peek() == Some(b'(') {
+            Some(self.signature()?)
+        } else {
+            None
+        };
+        let open = self.c.expect(b'{', "`{` to open the computation's body")?;
+        self.names.clear();
+        let mut instructions: Vec<Instruction<'a>> = Vec::new();
+        let mut root: Option<usize> = None;
+        loop {
+            self.c.skip_trivia()?;
+            match self.c.peek() {
+                Some(b'}') => break,
+                None => {
+                    return Err(Error::new(
+                        ErrorKind::UnclosedBracket,
+                        Some(open..open + 1),
+                        format!("the body of `{name}` is never closed; expected `}}`"),
+                    ));
+                }
+                _ => {}
+            }
+            let (mut instruction, name_span, infer) = self.instruction()?;
+            self.resolve(&mut instruction, &instructions, infer, 0);
+            if instruction.is_root {
+                if let Some(first) = root {
+                    self.errors.push(Error::new(
+                        ErrorKind::DuplicateName,
+                        Some(instruction.span.start..instruction.span.start + 4),
+                        format!(
+                            "a second ROOT in `{name}`; `{}` is already its root",
+                            instructions[first].name
+                        ),
+                    ));
+                } else {
+                    root = Some(instructions.len());
+                }
+            }
+            let h = hash(instruction.name);
+            let index = instructions.len();
+            match self.names.entry(
+                h,
+                |&i| instructions[i].name == instruction.name,
+                |&i| hash(instructions[i].name),
+            ) {
+                hashbrown::hash_table::Entry::Occupied(_) => self.errors.push(Error::new(
+                    ErrorKind::DuplicateName,
+                    Some(name_span),
+                    format!(
+                        "instruction `{}` already exists in `{name}`; names are unique in a computation",
+                        instruction.name
+                    ),
+                )),
+                hashbrown::hash_table::Entry::Vacant(v) => {
+                    v.insert(index);
+                }
+            }
+            instructions.push(instruction);
+        }
+        self.c.pos += 1;
+        let end = self.c.pos;
+        let Some(last) = instructions.len().checked_sub(1) else {
+            return Err(Error::new(
+                ErrorKind::UnexpectedToken,
+                Some(open..end),
+                format!("computation `{name}` has no instructions; a body needs at least a ROOT"),
+            ));
+        };
+        let root = root.unwrap_or(last);
+        instructions[root].is_root = true;
+        let execution_thread = self.execution_thread()?;
+        Ok(Computation {
+            name,
+            is_entry,
+            signature,
+            instructions,
+            execution_thread,
+            span: start..end,
+            root,
+        })
+    }
+
+    /// `, execution_thread="..."` after a computation's `}`.
+    fn execution_thread(&mut self) -> Result<Option<&'a str>, Error> {
+        let save = self.c.pos;
+        if !self.c.eat(b',')? {
+            return Ok(None);
+        }
+        let attribute = self.attribute()?;
+        if attribute.name != "execution_thread" {
+            self.c.pos = save;
+            return Err(self
+                .c
+                .expected("`execution_thread=\"...\"` or a computation"));
+        }
+        let v = attribute.value;
+        if v.len() < 2 || !v.starts_with('"') || !v.ends_with('"') {
+            return Err(Error::new(
+                ErrorKind::UnexpectedToken,
+                Some(attribute.span),
+                "`execution_thread` takes a string such as \"main\"",
+            ));
+        }
+        Ok(Some(&v[1..v.len() - 1]))
+    }
+
+    /// `(name: SHAPE, ...) -> SHAPE`.
+    fn signature(&mut self) -> Result<Signature<'a>, Error> {
+        self.c.pos += 1;
+        let mut parameters = Vec::new();
+        if !self.c.eat(b')')? {
+            loop {
+                let (name, _) = self.name("a parameter name such as `p0: f32[2]`")?;
+                self.c.expect(b':', "`:` after the parameter name")?;
+                parameters.push((name, self.shape()?));
+                if !self.c.eat(b',')? {
+                    self.c.expect(b')', "`,` or `)` after a parameter")?;
+                    break;
+                }
+            }
+        }
+        self.c.expect(b'-', "`->` before the result shape")?;
+        self.c.expect(b'>', "`->` before the result shape")?;
+        let result = self.shape()?;
+        Ok(Signature { parameters, result })
+    }
+
+    /// `[ROOT ]name = rhs`; also returns the name's span and whether the shape is to be
+    /// inferred.
+    fn instruction(&mut self) -> Result<(Instruction<'a>, Range<usize>, bool), Error> {
+        let start = self.c.pos;
+        let (mut name, mut name_span) =
+            self.name("an instruction such as `%x = f32[] parameter(0)` or `}`")?;
+        let is_root = name == "ROOT" && !self.c.src[start..].starts_with('%');
+        if is_root {
+            (name, name_span) = self.name("the root instruction's name after `ROOT`")?;
+        }
+        self.c.expect(b'=', "`=` after the instruction name")?;
+        let (mut instruction, written) = self.rhs(name, start, 0)?;
+        instruction.is_root = is_root;
+        self.attributes(&mut instruction)?;
+        Ok((instruction, name_span, !written))
+    }
+
+    /// `[SHAPE] opcode(operands)`, without attributes; also returns whether the shape was
+    /// written.
+    fn rhs(
+        &mut self,
+        name: &'a str,
+        start: usize,
+        depth: usize,
+    ) -> Result<(Instruction<'a>, bool), Error> {
+        self.c.skip_trivia()?;
+        let shape = if self.at_shape() {
+            Some(self.shape()?)
+        } else {
+            None
+        };
+        let (opcode, opcode_span) = self.name("an opcode such as `add`")?;
+        let open = self.c.expect(b'(', "`(` after the opcode")?;
+        let mut operands = Vec::new();
+        let mut parameter_number = None;
+        let mut literal = None;
+        match opcode {
+            "constant" => {
+                let inner = self.c.skip_parenthesized(open)?;
+                literal = Some(self.c.src[inner].trim());
+            }
+            "parameter" => {
+                self.c.skip_trivia()?;
+                parameter_number = Some(self.integer("a parameter number such as `parameter(0)`")?);
+                self.c.expect(b')', "`)` after the parameter number")?;
+            }
+            _ => {
+                if !self.c.eat(b')')? {
+                    loop {
+                        operands.push(self.operand(depth)?);
+                        if !self.c.eat(b',')? {
+                            self.c.expect(b')', "`,` or `)` after an operand")?;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let written = shape.is_some();
+        let shape = match shape {
+            Some(shape) => shape,
+            None => match opcode {
+                // Inferred once the operands are resolved.
+                "tuple" | "get-tuple-element" | "after-all" => Shape::Tuple(Vec::new()),
+                _ => {
+                    self.errors.push(Error::new(
+                        ErrorKind::Unsupported,
+                        Some(opcode_span),
+                        format!(
+                            "`{opcode}` is written without its shape; write it before the opcode, \
+                             such as `%x = f32[2]{{0}} {opcode}(...)` (only tuple, \
+                             get-tuple-element and after-all may leave it out)"
+                        ),
+                    ));
+                    Shape::Tuple(Vec::new())
+                }
+            },
+        };
+        let instruction = Instruction {
+            name,
+            shape,
+            opcode,
+            operands,
+            parameter_number,
+            literal,
+            attributes: Vec::new(),
+            is_root: false,
+            span: start..self.c.pos,
+        };
+        Ok((instruction, written))
+    }
+
+    /// `, name=value` attributes after the operands.
+    fn attributes(&mut self, instruction: &mut Instruction<'a>) -> Result<(), Error> {
+        loop {
+            let save = self.c.pos;
+            if !self.c.eat(b',')? {
+                self.c.pos = save;
+                return Ok(());
+            }
+            let attribute = self.attribute()?;
+            if let Some(first) = instruction
+                .attributes
+                .iter()
+                .find(|a| a.name == attribute.name)
+            {
+                self.errors.push(Error::new(
+                    ErrorKind::DuplicateAttribute,
+                    Some(attribute.span.start..attribute.span.start + attribute.name.len()),
+                    format!(
+                        "attribute `{}` is given twice (first at byte {})",
+                        attribute.name, first.span.start
+                    ),
+                ));
+            }
+            instruction.span.end = attribute.span.end;
+            instruction.attributes.push(attribute);
+        }
+    }
+
+    /// `[SHAPE] name` or a nested `[SHAPE] opcode(operands)`.
+    fn operand(&mut self, depth: usize) -> Result<Operand<'a>, Error> {
+        self.c.skip_trivia()?;
+        let start = self.c.pos;
+        let shape = if self.at_shape() {
+            Some(self.shape()?)
+        } else {
+            None
+        };
+        let name_start = {
+            self.c.skip_trivia()?;
+            self.c.pos
+        };
+        let (name, span) = self.name("an operand name such as `%x`")?;
+        let after = self.c.pos;
+        if self.c.eat(b'(')? {
+            if depth + 1 >= MAX_NESTED_INSTRUCTIONS {
+                return Err(Error::new(
+                    ErrorKind::NestingTooDeep,
+                    Some(span),
+                    format!(
+                        "nested instructions go more than {MAX_NESTED_INSTRUCTIONS} levels deep here"
+                    ),
+                ));
+            }
+            // A nested instruction: re-read it from its shape (or opcode).
+            self.c.pos = if shape.is_some() { start } else { name_start };
+            let (nested, _) = self.rhs("", start, depth + 1)?;
+            return Ok(Operand::Nested(alloc::boxed::Box::new(nested)));
+        }
+        self.c.pos = after;
+        Ok(Operand::Named {
+            name,
+            shape,
+            span: start..span.end,
+        })
+    }
+
+    /// Checks that operands, control predecessors and called computations are defined, and
+    /// infers the shape of `tuple`, `get-tuple-element` and `after-all` written without one.
+    fn resolve(
+        &mut self,
+        instruction: &mut Instruction<'a>,
+        defined: &[Instruction<'a>],
+        infer: bool,
+        depth: usize,
+    ) {
+        let mut inferred: Option<Vec<Shape>> = match instruction.opcode {
+            "tuple" | "get-tuple-element" if infer => Some(Vec::new()),
+            _ => None,
+        };
+        for operand in &mut instruction.operands {
+            match operand {
+                Operand::Named { name, shape, span } => {
+                    let found = self
+                        .names
+                        .find(hash(name), |&i| defined[i].name == *name)
+                        .map(|&i| &defined[i]);
+                    if found.is_none() {
+                        self.errors
+                            .push(undefined("instruction", name, span.clone()));
+                    }
+                    if let Some(list) = &mut inferred {
+                        match (shape, found) {
+                            (Some(s), _) => list.push(s.clone()),
+                            (None, Some(d)) => list.push(d.shape.clone()),
+                            (None, None) => list.push(Shape::Tuple(Vec::new())),
+                        }
+                    }
+                }
+                Operand::Nested(nested) => {
+                    if depth < MAX_NESTED_INSTRUCTIONS {
+                        self.resolve(nested, defined, false, depth + 1);
+                    }
+                    if let Some(list) = &mut inferred {
+                        list.push(nested.shape.clone());
+                    }
+                }
+            }
+        }
+        if infer && instruction.opcode == "after-all" {
+            instruction.shape = Shape::Token;
+        }
+        if let Some(list) = inferred {
+            if instruction.opcode == "tuple" {
+                instruction.shape = Shape::Tuple(list);
+            } else if let Some(Shape::Tuple(elements)) = list.into_iter().next() {
+                let index = instruction
+                    .attribute("index")
+                    .and_then(|v| v.parse::<usize>().ok());
+                match index.and_then(|i| elements.get(i)) {
+                    Some(element) => instruction.shape = element.clone(),
+                    None => self.errors.push(Error::new(
+                        ErrorKind::Unsupported,
+                        Some(instruction.span.clone()),
+                        "the shape of this get-tuple-element cannot be inferred: its `index=` does \
+                         not name an element of its operand's tuple; write the shape",
+                    )),
+                }
+            }
+        }
+        for attribute in &instruction.attributes {
+            if attribute.name == "control-predecessors" {
+                for name in split_names(attribute.value) {
+                    if self
+                        .names
+                        .find(hash(name), |&i| defined[i].name == name)
+                        .is_none()
+                    {
+                        self.errors
+                            .push(undefined("instruction", name, attribute.span.clone()));
+                    }
+                }
+            } else if is_call_attribute(attribute.name) {
+                for name in split_names(attribute.value) {
+                    let known = self
+                        .computation_names
+                        .find(hash(name), |&i| self.computations[i].name == name)
+                        .is_some();
+                    if !known {
+                        self.errors
+                            .push(undefined("computation", name, attribute.span.clone()));
+                    }
+                }
+            }
+        }
+    }
+}
