@@ -38,6 +38,7 @@
 //! assert_eq!(parse_module(&again).unwrap().to_string(), again);
 //! ```
 
+pub mod memory;
 mod module;
 mod print;
 mod read;
