@@ -700,6 +700,49 @@ fn defines(opcode: &str, entry_parameter: bool, index: &[usize], node: &Shape) -
     }
 }
 
+/// The shape an entry parameter occupies: its `entry_computation_layout` shape (which has the
+/// full layout) when that has the same dimensions, else the `parameter` line's shape.
+///
+/// ```
+/// use xla_layout::hlo::{memory::entry_parameter_shape, parse_module};
+/// let text = "HloModule m, entry_computation_layout={(f32[8,3]{1,0:T(8,128)})->f32[8,3]{1,0:T(8,128)}}\n\
+///             ENTRY e {\n  ROOT p = f32[8,3]{1,0} parameter(0)\n}";
+/// let module = parse_module(text).unwrap();
+/// let p = module.entry().root();
+/// assert_eq!(entry_parameter_shape(&module, p).to_string(), "f32[8,3]{1,0:T(8,128)}");
+/// ```
+pub fn entry_parameter_shape<'m>(
+    module: &'m Module<'_>,
+    parameter: &'m Instruction<'_>,
+) -> &'m Shape {
+    module
+        .entry_computation_layout()
+        .and_then(|layout| {
+            let n = usize::try_from(parameter.parameter_number?).ok()?;
+            layout.parameters.get(n)
+        })
+        .filter(|p| same_dims(p, &parameter.shape))
+        .unwrap_or(&parameter.shape)
+}
+
+/// The shape of the entry's result: the `entry_computation_layout` result when it has the
+/// same dimensions as the root's shape, else the root's shape.
+///
+/// ```
+/// use xla_layout::hlo::{memory::entry_result_shape, parse_module};
+/// let text = "ENTRY e {\n  ROOT c = bf16[2]{0} constant({1, 2})\n}";
+/// let module = parse_module(text).unwrap();
+/// assert_eq!(entry_result_shape(&module).to_string(), "bf16[2]{0}");
+/// ```
+pub fn entry_result_shape<'m>(module: &'m Module<'_>) -> &'m Shape {
+    let root = &module.entry().root().shape;
+    module
+        .entry_computation_layout()
+        .map(|layout| &layout.result)
+        .filter(|r| same_dims(r, root))
+        .unwrap_or(root)
+}
+
 /// Pushes the buffers an instruction defines.
 fn define<'m, 'a>(
     module: &'m Module<'a>,
@@ -709,17 +752,11 @@ fn define<'m, 'a>(
     buffers: &mut Vec<Buffer<'m, 'a>>,
 ) {
     let entry_parameter = in_entry && ins.opcode == "parameter";
-    let mut shape = &ins.shape;
-    if entry_parameter
-        && let Some(layout) = module.entry_computation_layout()
-        && let Some(p) = ins
-            .parameter_number
-            .and_then(|n| usize::try_from(n).ok())
-            .and_then(|n| layout.parameters.get(n))
-        && same_dims(p, &ins.shape)
-    {
-        shape = p;
-    }
+    let shape = if entry_parameter {
+        entry_parameter_shape(module, ins)
+    } else {
+        &ins.shape
+    };
     let category = if entry_parameter {
         Category::Argument
     } else if ins.opcode == "constant" {
