@@ -43,7 +43,7 @@ pub(crate) const LABEL_CHARS: usize = 200;
 /// runs in sequence (while, call, conditional, async) own buffers, fusion bodies and
 /// reducers do not; bitcast, get-tuple-element, while and call alias their operand, a tuple
 /// owns its pointer table (8 bytes per element). Entry parameters are arguments, constants
-/// their own category, results of the entry outputs (unless `input_output_alias` places them
+/// their own category, the entry's results outputs (unless `input_output_alias` places them
 /// in an argument), the rest temporaries. Memory spaces: no S or S(0) = device HBM, S(1) =
 /// alternate (fast) memory, S(5) = host. Padding is XLA's: unpadded = elements x storage
 /// bits rounded up to bytes; occupied = with every tile, L(n), E(n) and M(n).
