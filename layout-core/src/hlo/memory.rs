@@ -1020,3 +1020,144 @@ fn same_dims(a: &Shape, b: &Shape) -> bool {
             },
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::{String, ToString};
+
+    use crate::hlo::parse_module;
+
+    /// (instruction, index, category, bytes) of every buffer.
+    fn buffers(text: &str) -> Vec<(String, Vec<usize>, Category, Option<u64>)> {
+        let module = parse_module(text).unwrap();
+        let memory = analyze(&module);
+        memory
+            .buffers
+            .iter()
+            .map(|b| {
+                let name = b.instruction.name.to_string();
+                let bytes = b.padding.as_ref().map(|p| p.bytes);
+                (name, b.index.clone(), b.category, bytes)
+            })
+            .collect()
+    }
+
+    fn row(
+        name: &str,
+        index: &[usize],
+        c: Category,
+        bytes: u64,
+    ) -> (String, Vec<usize>, Category, Option<u64>) {
+        (name.into(), index.to_vec(), c, Some(bytes))
+    }
+
+    #[test]
+    fn copy_start_owns_its_destination_and_context_and_copy_done_nothing() {
+        // XLA's memory_space_assignment tests (0253.hlo): a prefetch into S(1).
+        let text = "HloModule module, is_scheduled=true\nENTRY Entry {\n  \
+                    param_0 = f32[1,1,1024,2048] parameter(0)\n  \
+                    copy-start.1 = (f32[1,1,1024,2048]{0,1,2,3:S(1)}, f32[1,1,1024,2048], u32[]) copy-start(param_0)\n  \
+                    ROOT copy-done.1 = f32[1,1,1024,2048]{0,1,2,3:S(1)} copy-done(copy-start.1)\n}";
+        use Category::*;
+        let mb8 = 1024 * 2048 * 4;
+        assert_eq!(
+            buffers(text),
+            [
+                row("param_0", &[], Argument, mb8),
+                row("copy-start.1", &[], Temporary, 24),
+                row("copy-start.1", &[0], Output, mb8),
+                row("copy-start.1", &[2], Temporary, 4),
+            ]
+        );
+        let module = parse_module(text).unwrap();
+        assert_eq!(
+            analyze(&module).totals.by_memory_space[&1].bytes,
+            mb8 as u128
+        );
+    }
+
+    #[test]
+    fn collective_permute_start_aliases_its_operand() {
+        // 0217.hlo: (operand, destination, u32[], u32[]) in S(1).
+        let text = "HloModule Module\nENTRY e {\n  p0 = f32[2,3]{1,0:S(1)} parameter(0)\n  \
+                    s = (f32[2,3]{1,0:S(1)}, f32[2,3]{1,0:S(1)}, u32[], u32[]) collective-permute-start(p0), source_target_pairs={{0,1},{1,0}}, channel_id=1\n  \
+                    ROOT d = f32[2,3]{1,0:S(1)} collective-permute-done(s)\n}";
+        use Category::*;
+        assert_eq!(
+            buffers(text),
+            [
+                row("p0", &[], Argument, 24),
+                row("s", &[], Temporary, 32),
+                row("s", &[1], Output, 24),
+                row("s", &[2], Temporary, 4),
+                row("s", &[3], Temporary, 4),
+            ]
+        );
+    }
+
+    #[test]
+    fn branches_own_buffers_and_their_parameters_alias_the_operands() {
+        let text = "HloModule m\n\
+                    t {\n  p = f32[4]{0} parameter(0)\n  ROOT n = f32[4]{0} negate(p)\n}\n\
+                    f {\n  p = f32[4]{0} parameter(0)\n  ROOT a = f32[4]{0} abs(p)\n}\n\
+                    ENTRY e {\n  c = pred[] parameter(0)\n  x = f32[4]{0} parameter(1)\n  \
+                    ROOT r = f32[4]{0} conditional(c, x, x), true_computation=t, false_computation=f\n}";
+        use Category::*;
+        assert_eq!(
+            buffers(text),
+            [
+                row("n", &[], Output, 16),
+                row("a", &[], Temporary, 16),
+                row("c", &[], Argument, 1),
+                row("x", &[], Argument, 16),
+            ]
+        );
+        let module = parse_module(text).unwrap();
+        let m = analyze(&module);
+        assert_eq!(m.computations[0].role, Role::Branch);
+        assert_eq!(m.computations[0].caller, Some("r"));
+    }
+
+    #[test]
+    fn nested_constants_own_buffers_and_reducers_do_not() {
+        let text = "HloModule m\n\
+                    add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\
+                    ENTRY e {\n  p = f32[8]{0} parameter(0)\n  \
+                    ROOT r = f32[] reduce(p, f32[] constant(0)), dimensions={0}, to_apply=add\n}";
+        use Category::*;
+        assert_eq!(
+            buffers(text),
+            [
+                row("p", &[], Argument, 32),
+                row("", &[], Constant, 4),
+                row("r", &[], Output, 4),
+            ]
+        );
+        let module = parse_module(text).unwrap();
+        let m = analyze(&module);
+        assert_eq!(
+            (m.computations[0].role, m.computations[0].instructions),
+            (Role::Applied, 3)
+        );
+        assert_eq!(m.computations[1].instructions, 3);
+        assert_eq!(m.computations[1].instruction_buffers, [0..1, 1..3]);
+    }
+
+    #[test]
+    fn async_sugar_owns_the_context_only() {
+        let text = "HloModule m\nENTRY e {\n  p = f32[4]{0} parameter(0)\n  \
+                    s = ((f32[4]{0}), f32[4]{0}, s32[]) custom-call-start(p), custom_call_target=\"foo\"\n  \
+                    ROOT d = f32[4]{0} custom-call-done(s)\n}";
+        use Category::*;
+        assert_eq!(
+            buffers(text),
+            [
+                row("p", &[], Argument, 16),
+                row("s", &[], Temporary, 24),
+                row("s", &[0], Temporary, 8),
+                row("s", &[2], Temporary, 4),
+            ]
+        );
+    }
+}
