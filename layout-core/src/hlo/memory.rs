@@ -36,6 +36,7 @@
 use alloc::collections::BTreeMap;
 use alloc::vec;
 use alloc::vec::Vec;
+use core::cell::OnceCell;
 use core::ops::Range;
 
 use crate::hlo::module::{Computation, Instruction, Module, Operand, split_names};
@@ -481,7 +482,9 @@ pub fn analyze<'m, 'a>(module: &'m Module<'a>) -> Memory<'m, 'a> {
     let (roles, owning, callers) = roles(module, &by_name);
 
     let mut buffers = Vec::new();
-    let mut ranges: BTreeMap<*const Instruction<'a>, Range<usize>> = BTreeMap::new();
+    // The buffers of nested operand instructions (rare); top-level ones are found through
+    // `instruction_buffers`.
+    let mut nested: BTreeMap<*const Instruction<'a>, Range<usize>> = BTreeMap::new();
     let mut computations = Vec::with_capacity(comps.len());
     for (ci, c) in comps.iter().enumerate() {
         let start = buffers.len();
@@ -496,7 +499,9 @@ pub fn analyze<'m, 'a>(module: &'m Module<'a>) -> Memory<'m, 'a> {
                     if owning[ci] {
                         let b = buffers.len();
                         define(module, ci, c.is_entry, i, &mut buffers);
-                        ranges.insert(i as *const _, b..buffers.len());
+                        if !core::ptr::eq(i, ins) {
+                            nested.insert(i as *const _, b..buffers.len());
+                        }
                     }
                     continue;
                 }
@@ -520,26 +525,14 @@ pub fn analyze<'m, 'a>(module: &'m Module<'a>) -> Memory<'m, 'a> {
         });
     }
 
-    let names: Vec<BTreeMap<&'a str, usize>> = comps
-        .iter()
-        .zip(&owning)
-        .map(|(c, &own)| {
-            let mut m = BTreeMap::new();
-            if own {
-                for (i, ins) in c.instructions.iter().enumerate() {
-                    m.insert(ins.name, i);
-                }
-            }
-            m
-        })
-        .collect();
     let resolver = Resolver {
         comps,
+        computations: &computations,
         by_name: &by_name,
-        names: &names,
+        names: (0..comps.len()).map(|_| OnceCell::new()).collect(),
         callers: &callers,
         owning: &owning,
-        ranges: &ranges,
+        nested: &nested,
         buffers: &buffers,
     };
     let entry = module.entry;
@@ -812,11 +805,13 @@ fn define<'m, 'a>(
 /// computations, async pairs) from a value to the buffer that holds it.
 struct Resolver<'r, 'm, 'a> {
     comps: &'m [Computation<'a>],
+    computations: &'r [ComputationMemory<'a>],
     by_name: &'r BTreeMap<&'a str, usize>,
-    names: &'r [BTreeMap<&'a str, usize>],
+    /// Each owning computation's instructions by name, built when first needed.
+    names: Vec<OnceCell<BTreeMap<&'a str, usize>>>,
     callers: &'r [Option<(usize, usize)>],
     owning: &'r [bool],
-    ranges: &'r BTreeMap<*const Instruction<'a>, Range<usize>>,
+    nested: &'r BTreeMap<*const Instruction<'a>, Range<usize>>,
     buffers: &'r [Buffer<'m, 'a>],
 }
 
@@ -829,10 +824,34 @@ impl<'m, 'a> Resolver<'_, 'm, 'a> {
     ) -> Option<&'m Instruction<'a>> {
         match ins.operands.get(k)? {
             Operand::Named { name, .. } => {
-                let &i = self.names[comp].get(name)?;
+                let names = self.names[comp].get_or_init(|| {
+                    let mut m = BTreeMap::new();
+                    if self.owning[comp] {
+                        for (i, ins) in self.comps[comp].instructions.iter().enumerate() {
+                            m.entry(ins.name).or_insert(i);
+                        }
+                    }
+                    m
+                });
+                let &i = names.get(name)?;
                 Some(&self.comps[comp].instructions[i])
             }
             Operand::Nested(n) => Some(n),
+        }
+    }
+
+    /// The buffers of `ins` (and, for a top-level instruction, of its nested operands).
+    fn buffers_of(&self, comp: usize, ins: &'m Instruction<'a>) -> Option<Range<usize>> {
+        // A top-level instruction's position from its address in the computation's list,
+        // confirmed by identity.
+        let list = &self.comps[comp].instructions;
+        let offset = (ins as *const Instruction<'a> as usize).wrapping_sub(list.as_ptr() as usize);
+        let i = offset / core::mem::size_of::<Instruction<'a>>().max(1);
+        match list.get(i) {
+            Some(top) if core::ptr::eq(top, ins) => {
+                self.computations[comp].instruction_buffers.get(i).cloned()
+            }
+            _ => self.nested.get(&(ins as *const _)).cloned(),
         }
     }
 
@@ -849,8 +868,11 @@ impl<'m, 'a> Resolver<'_, 'm, 'a> {
         mut index: Vec<usize>,
     ) -> Option<usize> {
         for _ in 0..MAX_ALIAS_STEPS {
-            if let Some(range) = self.ranges.get(&(ins as *const _))
-                && let Some(b) = range.clone().find(|&b| self.buffers[b].index == index)
+            if let Some(range) = self.buffers_of(comp, ins)
+                && let Some(b) = range.clone().find(|&b| {
+                    core::ptr::eq(self.buffers[b].instruction, ins)
+                        && self.buffers[b].index == index
+                })
             {
                 return Some(b);
             }
@@ -983,6 +1005,9 @@ fn array_of(node: &Shape) -> Option<&ArrayShape> {
 /// Every node of a shape (tuples and leaves) with its index, parents first, depth first,
 /// without recursion.
 fn nodes(shape: &Shape) -> Vec<(Vec<usize>, &Shape)> {
+    if !matches!(shape, Shape::Tuple(_)) {
+        return vec![(Vec::new(), shape)];
+    }
     let mut out = Vec::new();
     let mut stack = vec![(Vec::new(), shape)];
     while let Some((index, node)) = stack.pop() {
