@@ -1,7 +1,11 @@
 //! The JSON report; its schema is [`super::JSON_SCHEMA`] (shown by `hlo --help`).
 
+use std::io::{self, Write};
+use std::ops::Range;
+
 use serde_json::{Map, Value, json};
 use xla_layout_core::Shape;
+use xla_layout_core::hlo::Instruction;
 use xla_layout_core::hlo::memory::{self, Category, Contents, Sum, Totals};
 
 use super::{View, entry_parameters, memory_space_name};
@@ -73,64 +77,93 @@ fn shape_sizes(shape: &Shape) -> (Value, Value) {
     }
 }
 
-/// The whole report as one JSON value.
-pub(crate) fn report(v: &View<'_, '_, '_>) -> Value {
-    let comps = v.module.computations();
-    let computations: Vec<Value> = v
-        .computations()
-        .into_iter()
-        .map(|ci| {
-            let c = &comps[ci];
-            let m = &v.memory.computations[ci];
-            let instructions: Vec<Value> = c
-                .instructions
-                .iter()
-                .zip(&m.instruction_buffers)
-                .map(|(ins, range)| {
-                    let (unpadded, bytes) = shape_sizes(&ins.shape);
-                    let owned = &v.memory.buffers[range.clone()];
-                    let buffer_bytes: u128 = owned
-                        .iter()
-                        .filter(|b| b.is_counted())
-                        .filter_map(|b| b.padding.as_ref())
-                        .map(|p| u128::from(p.bytes))
-                        .sum();
-                    let category = owned
-                        .iter()
-                        .rev()
-                        .find(|b| std::ptr::eq(b.instruction, ins))
-                        .map(|b| b.category.name());
-                    let operands: Vec<Value> = ins
-                        .operands
-                        .iter()
-                        .map(|o| o.name().map_or(Value::Null, |n| json!(n)))
-                        .collect();
-                    json!({
-                        "name": ins.name,
-                        "opcode": ins.opcode,
-                        "shape": ins.shape.to_string(),
-                        "operands": operands,
-                        "is_root": ins.is_root,
-                        "unpadded_bytes": unpadded,
-                        "bytes": bytes,
-                        "buffer_bytes": num(buffer_bytes),
-                        "category": category,
-                    })
-                })
-                .collect();
-            json!({
-                "name": c.name,
-                "is_entry": c.is_entry,
-                "role": m.role.name(),
-                "caller": m.caller,
-                "owns_buffers": m.owns_buffers,
-                "instruction_count": m.instructions,
-                "totals": totals(&m.totals),
-                "instructions": instructions,
-            })
-        })
+/// One instruction's object.
+fn instruction(v: &View<'_, '_, '_>, ins: &Instruction<'_>, range: Range<usize>) -> Value {
+    let (unpadded, bytes) = shape_sizes(&ins.shape);
+    let owned = &v.memory.buffers[range];
+    let buffer_bytes: u128 = owned
+        .iter()
+        .filter(|b| b.is_counted())
+        .filter_map(|b| b.padding.as_ref())
+        .map(|p| u128::from(p.bytes))
+        .sum();
+    let category = owned
+        .iter()
+        .rev()
+        .find(|b| std::ptr::eq(b.instruction, ins))
+        .map(|b| b.category.name());
+    let operands: Vec<Value> = ins
+        .operands
+        .iter()
+        .map(|o| o.name().map_or(Value::Null, |n| json!(n)))
         .collect();
+    json!({
+        "name": ins.name,
+        "opcode": ins.opcode,
+        "shape": ins.shape.to_string(),
+        "operands": operands,
+        "is_root": ins.is_root,
+        "unpadded_bytes": unpadded,
+        "bytes": bytes,
+        "buffer_bytes": num(buffer_bytes),
+        "category": category,
+    })
+}
 
+/// Writes the report as one line of JSON, an instruction at a time, so memory stays
+/// bounded by the module rather than by its JSON text.
+pub(crate) fn write(v: &View<'_, '_, '_>, out: &mut dyn Write) -> io::Result<()> {
+    let comps = v.module.computations();
+    let head = json!({
+        "module": v.module.name(),
+        "file": v.origin,
+        "is_scheduled": v.module.is_scheduled(),
+    });
+    let head = head.to_string();
+    // `{"file":..,"is_scheduled":..,"module":..` without its closing brace.
+    out.write_all(head[..head.len() - 1].as_bytes())?;
+    out.write_all(b",\"computations\":[")?;
+    for (n, ci) in v.computations().into_iter().enumerate() {
+        let c = &comps[ci];
+        let m = &v.memory.computations[ci];
+        let fields = json!({
+            "name": c.name,
+            "is_entry": c.is_entry,
+            "role": m.role.name(),
+            "caller": m.caller,
+            "owns_buffers": m.owns_buffers,
+            "instruction_count": m.instructions,
+            "totals": totals(&m.totals),
+        })
+        .to_string();
+        if n > 0 {
+            out.write_all(b",")?;
+        }
+        out.write_all(fields[..fields.len() - 1].as_bytes())?;
+        out.write_all(b",\"instructions\":[")?;
+        for (k, (ins, range)) in c
+            .instructions
+            .iter()
+            .zip(&m.instruction_buffers)
+            .enumerate()
+        {
+            if k > 0 {
+                out.write_all(b",")?;
+            }
+            serde_json::to_writer(&mut *out, &instruction(v, ins, range.clone()))?;
+        }
+        out.write_all(b"]}")?;
+    }
+    out.write_all(b"],")?;
+    let tail = tail(v).to_string();
+    // The remaining keys, without the opening brace.
+    out.write_all(tail[1..].as_bytes())?;
+    out.write_all(b"\n")
+}
+
+/// `entry`, `largest_padding` and `totals`.
+fn tail(v: &View<'_, '_, '_>) -> Value {
+    let comps = v.module.computations();
     let parameters: Vec<Value> = entry_parameters(v.module)
         .into_iter()
         .map(|p| {
@@ -184,10 +217,6 @@ pub(crate) fn report(v: &View<'_, '_, '_>) -> Value {
         .collect();
 
     json!({
-        "module": v.module.name(),
-        "file": v.origin,
-        "is_scheduled": v.module.is_scheduled(),
-        "computations": computations,
         "entry": {
             "computation": v.module.entry().name,
             "parameters": parameters,

@@ -152,7 +152,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Exit
         top: args.top,
     };
     let written = if args.json {
-        writeln!(out, "{}", json::report(&view))
+        json::write(&view, out)
     } else if args.rust {
         out.write_all(rust::aliases(&view).as_bytes())
     } else {
