@@ -121,7 +121,7 @@ pub(crate) fn write(v: &View<'_, '_, '_>, out: &mut dyn Write) -> io::Result<()>
     });
     let head = head.to_string();
     // `{"file":..,"is_scheduled":..,"module":..` without its closing brace.
-    out.write_all(head[..head.len() - 1].as_bytes())?;
+    out.write_all(&head.as_bytes()[..head.len() - 1])?;
     out.write_all(b",\"computations\":[")?;
     for (n, ci) in v.computations().into_iter().enumerate() {
         let c = &comps[ci];
@@ -139,7 +139,7 @@ pub(crate) fn write(v: &View<'_, '_, '_>, out: &mut dyn Write) -> io::Result<()>
         if n > 0 {
             out.write_all(b",")?;
         }
-        out.write_all(fields[..fields.len() - 1].as_bytes())?;
+        out.write_all(&fields.as_bytes()[..fields.len() - 1])?;
         out.write_all(b",\"instructions\":[")?;
         for (k, (ins, range)) in c
             .instructions
@@ -157,7 +157,7 @@ pub(crate) fn write(v: &View<'_, '_, '_>, out: &mut dyn Write) -> io::Result<()>
     out.write_all(b"],")?;
     let tail = tail(v).to_string();
     // The remaining keys, without the opening brace.
-    out.write_all(tail[1..].as_bytes())?;
+    out.write_all(&tail.as_bytes()[1..])?;
     out.write_all(b"\n")
 }
 
