@@ -185,6 +185,13 @@ fn each_buffer_is_counted_once() {
         .map(|i| i["bytes"].as_u64().unwrap())
         .sum();
     assert_eq!(shapes, 73_728);
+    // Live ranges in text order: n from 2 to its last use through t and g, the copy c at 5;
+    // t's table from 3 to g at 4; c and r's table to the end. At c: n + c = 16,384 B.
+    let peak = &v["peaks"][0];
+    assert_eq!(
+        (peak["bytes"].as_u64(), peak["instruction"].as_str()),
+        (Some(16_384), Some("c"))
+    );
 }
 
 #[test]

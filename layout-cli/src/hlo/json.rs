@@ -216,7 +216,22 @@ fn tail(v: &View<'_, '_, '_>) -> Value {
         })
         .collect();
 
+    let peaks: Vec<Value> = v
+        .peaks()
+        .iter()
+        .map(|(space, p)| {
+            let c = &comps[p.computation];
+            json!({
+                "memory_space": space,
+                "name": memory_space_name(*space),
+                "bytes": num(p.bytes),
+                "computation": c.name,
+                "instruction": c.instructions[p.instruction].name,
+            })
+        })
+        .collect();
     json!({
+        "peaks": peaks,
         "entry": {
             "computation": v.module.entry().name,
             "parameters": parameters,

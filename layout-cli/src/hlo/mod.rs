@@ -44,7 +44,8 @@ pub(crate) const LABEL_CHARS: usize = 200;
 /// reducers do not; bitcast, get-tuple-element, while and call alias their operand, a tuple
 /// owns its pointer table (8 bytes per element). Entry parameters are arguments, constants
 /// their own category, the entry's results outputs (unless `input_output_alias` places them
-/// in an argument), the rest temporaries. Memory spaces: no S or S(0) = device HBM, S(1) =
+/// in an argument), the rest temporaries (summed without reuse: an upper bound; the peak of
+/// live temporaries and outputs in instruction order is reported too). Memory spaces: no S or S(0) = device HBM, S(1) =
 /// alternate (fast) memory, S(5) = host. Padding is XLA's: unpadded = elements x storage
 /// bits rounded up to bytes; occupied = with every tile, L(n), E(n) and M(n).
 #[derive(Debug, clap::Args)]
@@ -89,6 +90,8 @@ where a shape has no static size:
    \"entry\": {\"computation\",
        \"parameters\": [{\"number\", \"name\", \"shape\", \"unpadded_bytes\", \"bytes\"}],
        \"outputs\": [{\"index\": [..], \"shape\", \"unpadded_bytes\", \"bytes\"}]},
+   \"peaks\": [{\"memory_space\", \"name\", \"bytes\", \"computation\", \"instruction\"}] (the most bytes of
+       temporaries and outputs live at once in instruction order, callees' peaks included),
    \"largest_padding\": [{\"computation\", \"instruction\", \"index\", \"shape\", \"category\",
        \"memory_space\", \"unpadded_bytes\", \"bytes\", \"extra_bytes\", \"expansion\",
        \"causes\": [\"dim 1: 3 padded to 128 by T(8,128)\", ...]}],
@@ -180,6 +183,14 @@ impl View<'_, '_, '_> {
         match self.computation {
             Some(c) => vec![c],
             None => (0..self.module.computations().len()).collect(),
+        }
+    }
+
+    /// The peaks to report: the entry's or the chosen computation's.
+    pub(crate) fn peaks(&self) -> &std::collections::BTreeMap<i64, memory::Peak> {
+        match self.computation {
+            Some(c) => &self.memory.computations[c].peaks,
+            None => &self.memory.peaks,
         }
     }
 

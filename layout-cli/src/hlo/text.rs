@@ -18,6 +18,7 @@ pub(crate) fn report(v: &View<'_, '_, '_>) -> String {
     let mut s = String::new();
     header(&mut s, v);
     totals(&mut s, v.totals());
+    peaks(&mut s, v);
     if v.computation.is_none() {
         entry(&mut s, v);
     }
@@ -156,6 +157,33 @@ fn totals(s: &mut String, t: &Totals) {
                     t.dynamic_buffers
                 )
             )
+        );
+    }
+}
+
+/// The most bytes live at once per memory space, and where.
+fn peaks(s: &mut String, v: &View<'_, '_, '_>) {
+    let order = if v.module.is_scheduled() {
+        "the schedule"
+    } else {
+        "text order"
+    };
+    let _ = writeln!(
+        s,
+        "  peak of temporaries and outputs live at once ({order}; the sums above assume no reuse):"
+    );
+    if v.peaks().is_empty() {
+        let _ = writeln!(s, "    none");
+    }
+    for (space, p) in v.peaks() {
+        let c = &v.module.computations()[p.computation];
+        let _ = writeln!(
+            s,
+            "    {:<16} {:>11}  at {} in {}",
+            format!("{} S({space})", memory_space_name(*space)),
+            human(p.bytes),
+            c.instructions[p.instruction].name,
+            c.name
         );
     }
 }

@@ -36,7 +36,7 @@
 use alloc::collections::BTreeMap;
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cell::OnceCell;
+use core::cell::{OnceCell, RefCell};
 use core::ops::Range;
 
 use crate::hlo::module::{Computation, Instruction, Module, Operand, split_names};
@@ -390,6 +390,39 @@ pub struct ComputationMemory<'a> {
     pub instruction_buffers: Vec<Range<usize>>,
     /// Sums over its buffers.
     pub totals: Totals,
+    /// The most bytes of its temporaries and outputs live at once, per memory space, with
+    /// the peaks of the computations it runs (while, call, conditional, async) included.
+    pub peaks: BTreeMap<i64, Peak>,
+}
+
+/// The most bytes live at once in one memory space, and where.
+///
+/// Live ranges follow the instruction order (the schedule when the module `is_scheduled`,
+/// else the text order, a post-order): a buffer is live from its instruction to its last use
+/// (through bitcasts, tuples and get-tuple-elements), outputs to the end. Arguments and
+/// constants live throughout and are not included; a computation run by an instruction adds
+/// its own peak at that instruction. XLA's buffer assignment can do better (other orders,
+/// sharing in place) or worse (fragmentation); this is the figure of the order as written.
+///
+/// ```
+/// let text = "HloModule m, is_scheduled=true\nENTRY e {\n  p = f32[256]{0} parameter(0)\n  \
+///             a = f32[256]{0} negate(p)\n  b = f32[256]{0} abs(a)\n  c = f32[256]{0} exponential(b)\n  \
+///             ROOT d = f32[256]{0} sqrt(c)\n}";
+/// let module = xla_layout::hlo::parse_module(text).unwrap();
+/// let memory = xla_layout::hlo::memory::analyze(&module);
+/// // Of the four 1 KiB results, at most two are live at once: each dies at its one use.
+/// let peak = &memory.peaks[&0];
+/// assert_eq!(peak.bytes, 2048);
+/// assert_eq!(module.computations()[peak.computation].instructions[peak.instruction].name, "b");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Peak {
+    /// The bytes live at the peak.
+    pub bytes: u128,
+    /// The computation of the instruction at the peak (an index of [`Module::computations`]).
+    pub computation: usize,
+    /// The instruction at the peak (an index of its computation's instructions).
+    pub instruction: usize,
 }
 
 /// The memory of a whole module: see the [module documentation](self).
@@ -401,6 +434,9 @@ pub struct Memory<'m, 'a> {
     pub buffers: Vec<Buffer<'m, 'a>>,
     /// Sums over every buffer.
     pub totals: Totals,
+    /// The entry's peaks (see [`Peak`]): per memory space, the most bytes of temporaries and
+    /// outputs live at once.
+    pub peaks: BTreeMap<i64, Peak>,
 }
 
 impl<'m, 'a> Memory<'m, 'a> {
@@ -522,6 +558,7 @@ pub fn analyze<'m, 'a>(module: &'m Module<'a>) -> Memory<'m, 'a> {
             buffers: start..buffers.len(),
             instruction_buffers,
             totals: Totals::default(),
+            peaks: BTreeMap::new(),
         });
     }
 
@@ -534,6 +571,7 @@ pub fn analyze<'m, 'a>(module: &'m Module<'a>) -> Memory<'m, 'a> {
         owning: &owning,
         nested: &nested,
         buffers: &buffers,
+        memo: RefCell::new(BTreeMap::new()),
     };
     let entry = module.entry;
     let root = comps[entry].root();
@@ -562,6 +600,8 @@ pub fn analyze<'m, 'a>(module: &'m Module<'a>) -> Memory<'m, 'a> {
             }
         }
     }
+    let last_use = last_uses(&resolver);
+    drop(resolver);
     for b in outputs {
         if buffers[b].category == Category::Temporary {
             buffers[b].category = Category::Output;
@@ -578,11 +618,149 @@ pub fn analyze<'m, 'a>(module: &'m Module<'a>) -> Memory<'m, 'a> {
         totals.add(b);
         computations[b.computation].totals.add(b);
     }
+    for ci in 0..comps.len() {
+        if owning[ci] {
+            let peaks = peaks(module, &by_name, &computations, &buffers, &last_use, ci);
+            computations[ci].peaks = peaks;
+        }
+    }
+    let peaks = computations[entry].peaks.clone();
     Memory {
         computations,
         buffers,
         totals,
+        peaks,
     }
+}
+
+/// Each buffer's last use: the position (in its computation's instructions) of the last
+/// instruction that reads it, through aliases; the end for what the root returns.
+fn last_uses(r: &Resolver<'_, '_, '_>) -> Vec<usize> {
+    let mut end = vec![0; r.buffers.len()];
+    for (ci, m) in r.computations.iter().enumerate() {
+        for (j, range) in m.instruction_buffers.iter().enumerate() {
+            for b in range.clone() {
+                end[b] = j;
+            }
+        }
+        if !r.owning[ci] {
+            continue;
+        }
+        let instructions = &r.comps[ci].instructions;
+        let mut mark = |b: Option<usize>, at: usize| {
+            if let Some(b) = b
+                && r.buffers[b].computation == ci
+            {
+                end[b] = end[b].max(at);
+            }
+        };
+        for (j, ins) in instructions.iter().enumerate() {
+            match ins.opcode {
+                // Aliases read no data: their users are followed through them.
+                "bitcast" | "tuple" | "domain" | "opt-barrier" | "add-dependency" => {}
+                "get-tuple-element" => {
+                    if let Some(o) = r.operand(ci, ins, 0) {
+                        mark(r.resolve(ci, o, Vec::new()), j);
+                    }
+                }
+                _ => {
+                    for k in 0..ins.operands.len() {
+                        let Some(o) = r.operand(ci, ins, k) else {
+                            continue;
+                        };
+                        for (index, _) in nodes(&o.shape) {
+                            mark(r.resolve(ci, o, index), j);
+                        }
+                    }
+                }
+            }
+        }
+        let last = instructions.len().saturating_sub(1);
+        let root = r.comps[ci].root();
+        for (index, _) in nodes(&root.shape) {
+            mark(r.resolve(ci, root, index), last);
+        }
+    }
+    end
+}
+
+/// A computation's peaks per memory space (see [`Peak`]); callees' peaks must be known.
+fn peaks(
+    module: &Module<'_>,
+    by_name: &BTreeMap<&str, usize>,
+    computations: &[ComputationMemory<'_>],
+    buffers: &[Buffer<'_, '_>],
+    last_use: &[usize],
+    ci: usize,
+) -> BTreeMap<i64, Peak> {
+    let m = &computations[ci];
+    let n = m.instruction_buffers.len();
+    let mut deltas: BTreeMap<i64, Vec<i128>> = BTreeMap::new();
+    for (j, range) in m.instruction_buffers.iter().enumerate() {
+        for b in range.clone() {
+            let buffer = &buffers[b];
+            let Some(p) = &buffer.padding else { continue };
+            if !buffer.is_counted()
+                || matches!(buffer.category, Category::Argument | Category::Constant)
+            {
+                continue;
+            }
+            let d = deltas
+                .entry(buffer.memory_space)
+                .or_insert_with(|| vec![0; n + 1]);
+            let bytes = i128::from(p.bytes);
+            d[j] += bytes;
+            d[last_use[b].max(j) + 1] -= bytes;
+        }
+    }
+    // The callees' peaks, added at the instruction that runs them.
+    let mut inner: Vec<(usize, &BTreeMap<i64, Peak>)> = Vec::new();
+    for (j, ins) in module.computations()[ci].instructions.iter().enumerate() {
+        for callee in ins.called_computations() {
+            if let Some(&k) = by_name.get(callee)
+                && k != ci
+                && computations[k].owns_buffers
+            {
+                inner.push((j, &computations[k].peaks));
+                for &space in computations[k].peaks.keys() {
+                    deltas.entry(space).or_insert_with(|| vec![0; n + 1]);
+                }
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (space, d) in deltas {
+        let mut live: i128 = 0;
+        let mut best: Option<Peak> = None;
+        let mut callees = inner.iter().peekable();
+        for (j, delta) in d.iter().take(n).enumerate() {
+            live += delta;
+            let mut here = Peak {
+                bytes: u128::try_from(live).unwrap_or(0),
+                computation: ci,
+                instruction: j,
+            };
+            while let Some((_, peaks)) = callees.next_if(|(at, _)| *at == j) {
+                // The callees of one instruction run one at a time: the largest counts.
+                let base = u128::try_from(live).unwrap_or(0);
+                if let Some(p) = peaks.get(&space)
+                    && base + p.bytes > here.bytes
+                {
+                    here = Peak {
+                        bytes: base + p.bytes,
+                        ..*p
+                    };
+                }
+            }
+            if best.is_none_or(|b| here.bytes > b.bytes) {
+                best = Some(here);
+            }
+        }
+        if let Some(best) = best {
+            out.insert(space, best);
+        }
+    }
+    out
 }
 
 /// Each computation's role, whether it owns buffers, and its first (owning, if any) caller.
@@ -813,6 +991,8 @@ struct Resolver<'r, 'm, 'a> {
     owning: &'r [bool],
     nested: &'r BTreeMap<*const Instruction<'a>, Range<usize>>,
     buffers: &'r [Buffer<'m, 'a>],
+    /// Where whole values (index `{}`) resolved, so chains of aliases are walked once.
+    memo: RefCell<BTreeMap<*const Instruction<'a>, Option<usize>>>,
 }
 
 impl<'m, 'a> Resolver<'_, 'm, 'a> {
@@ -861,13 +1041,31 @@ impl<'m, 'a> Resolver<'_, 'm, 'a> {
         self.owning[c].then(|| (c, self.comps[c].root()))
     }
 
-    fn resolve(
+    fn resolve(&self, comp: usize, ins: &'m Instruction<'a>, index: Vec<usize>) -> Option<usize> {
+        let mut whole = Vec::new();
+        let found = self.walk(comp, ins, index, &mut whole);
+        let mut memo = self.memo.borrow_mut();
+        for ins in whole {
+            memo.insert(ins, found);
+        }
+        found
+    }
+
+    /// Follows aliases to a buffer, noting the instructions passed with index `{}`.
+    fn walk(
         &self,
         mut comp: usize,
         mut ins: &'m Instruction<'a>,
         mut index: Vec<usize>,
+        whole: &mut Vec<*const Instruction<'a>>,
     ) -> Option<usize> {
         for _ in 0..MAX_ALIAS_STEPS {
+            if index.is_empty() {
+                if let Some(&found) = self.memo.borrow().get(&(ins as *const _)) {
+                    return found;
+                }
+                whole.push(ins);
+            }
             if let Some(range) = self.buffers_of(comp, ins)
                 && let Some(b) = range.clone().find(|&b| {
                     core::ptr::eq(self.buffers[b].instruction, ins)
@@ -1167,6 +1365,36 @@ mod tests {
         );
         assert_eq!(m.computations[1].instructions, 3);
         assert_eq!(m.computations[1].instruction_buffers, [0..1, 1..3]);
+    }
+
+    #[test]
+    fn a_while_body_adds_its_peak_at_the_while() {
+        let text = "HloModule m\n\
+                    body {\n  p = (s32[], f32[1024]{0}) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n  \
+                    x = f32[1024]{0} get-tuple-element(p), index=1\n  y = f32[1024]{0} negate(x)\n  \
+                    z = f32[1024]{0} abs(y)\n  ROOT t = (s32[], f32[1024]{0}) tuple(i, z)\n}\n\
+                    cond {\n  p = (s32[], f32[1024]{0}) parameter(0)\n  ROOT c = pred[] constant(true)\n}\n\
+                    ENTRY e {\n  a = f32[1024]{0} parameter(0)\n  z0 = s32[] constant(0)\n  \
+                    t = (s32[], f32[1024]{0}) tuple(z0, a)\n  \
+                    w = (s32[], f32[1024]{0}) while(t), condition=cond, body=body\n  \
+                    ROOT r = f32[1024]{0} get-tuple-element(w), index=1\n}";
+        let module = parse_module(text).unwrap();
+        let memory = analyze(&module);
+        // body: y lives from 3 to its use at 4, z from 4 to the root: 2 x 4096 B at z.
+        let body = memory.computations[0].peaks[&0];
+        assert_eq!(
+            (body.bytes, body.computation, body.instruction),
+            (8192, 0, 4)
+        );
+        // entry: t's table (16 B) is live at the while, which adds the body's peak; the
+        // argument and the constants are not part of the peak.
+        assert_eq!(
+            memory.peaks[&0],
+            Peak {
+                bytes: 8192 + 16,
+                ..body
+            }
+        );
     }
 
     #[test]
