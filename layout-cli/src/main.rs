@@ -70,7 +70,8 @@ fn main() -> ExitCode {
     };
     style::init(choice);
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut err = BufWriter::new(io::stderr().lock());
+    // Not locked for the whole run: `hlo`'s progress bar draws on stderr from its own thread.
+    let mut err = BufWriter::new(io::stderr());
     let code = match cli.command {
         Command::Check(args) => check::run(&args, &mut out, &mut err),
         Command::Explain(args) => explain::run(&args, &mut out, &mut err),
