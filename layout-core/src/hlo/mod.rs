@@ -59,6 +59,7 @@
 //! ```
 
 mod attribute;
+pub mod memory;
 mod module;
 mod names;
 mod operand;
