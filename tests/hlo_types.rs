@@ -19,7 +19,7 @@
 mod generated;
 
 use generated::*;
-use xla_layout::Layout;
+use xla_layout::StaticLayout;
 
 #[test]
 fn every_alias_occupies_the_reported_bytes() {

@@ -95,7 +95,13 @@ fn instruction(v: &View<'_, '_, '_>, ins: &Instruction<'_>, range: Range<usize>)
     let operands: Vec<Value> = ins
         .operands
         .iter()
-        .map(|o| o.name().map_or(Value::Null, |n| json!(n)))
+        .map(|o| {
+            if o.is_nested() {
+                Value::Null
+            } else {
+                json!(o.name)
+            }
+        })
         .collect();
     json!({
         "name": ins.name,

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use xla_layout_core::hlo::memory::{self, Memory};
-use xla_layout_core::hlo::{Instruction, Module, Operand, parse_module};
+use xla_layout_core::hlo::{Computation, Instruction, Module, parse_module};
 use xla_layout_core::xla::numbers::{Units, human_readable_bytes};
 
 use crate::diagnostics;
@@ -325,9 +325,10 @@ pub(crate) fn memory_space_name(space: i64) -> String {
     }
 }
 
-/// An instruction as XLA's report labels it: `name = opcode(operands), attributes`, without
-/// the result shape, metadata and backend configuration, cut at [`LABEL_CHARS`].
-pub(crate) fn label(ins: &Instruction<'_>) -> String {
+/// An instruction of `computation` as XLA's report labels it: `name = opcode(operands),
+/// attributes`, without the result shape, metadata and backend configuration, cut at
+/// [`LABEL_CHARS`].
+pub(crate) fn label(computation: &Computation<'_>, ins: &Instruction<'_>) -> String {
     let mut s = String::new();
     if !ins.name.is_empty() {
         s.push_str(ins.name);
@@ -338,9 +339,9 @@ pub(crate) fn label(ins: &Instruction<'_>) -> String {
     let operands: Vec<String> = ins
         .operands
         .iter()
-        .map(|o| match o {
-            Operand::Named { name, .. } => (*name).to_string(),
-            Operand::Nested(n) => format!("{}(...)", n.opcode),
+        .map(|o| match computation.nested_instruction(&o) {
+            Some(n) => format!("{}(...)", n.opcode),
+            None => o.name.to_string(),
         })
         .collect();
     s.push_str(&operands.join(", "));

@@ -334,7 +334,7 @@ fn padding(s: &mut String, v: &View<'_, '_, '_>) {
             "Extra memory due to padding: {} ({x} expansion)",
             human(u128::from(p.extra_bytes()))
         );
-        let computation = v.module.computations()[b.computation].name;
+        let computation = &v.module.computations()[b.computation];
         let index = if b.index.is_empty() {
             String::new()
         } else {
@@ -363,8 +363,8 @@ fn padding(s: &mut String, v: &View<'_, '_, '_>) {
         for cause in &p.causes {
             let _ = writeln!(s, "     Padding: {cause}");
         }
-        let _ = writeln!(s, "     XLA label: {}", label(b.instruction));
-        let _ = writeln!(s, "     Computation: {computation}{index}");
+        let _ = writeln!(s, "     XLA label: {}", label(computation, b.instruction));
+        let _ = writeln!(s, "     Computation: {}{index}", computation.name);
         let _ = writeln!(s, "     Allocation type: {}", allocation_type(b));
         let _ = writeln!(s, "     ==========================");
     }

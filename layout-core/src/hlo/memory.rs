@@ -39,7 +39,9 @@ use alloc::vec::Vec;
 use core::cell::{OnceCell, RefCell};
 use core::ops::Range;
 
-use crate::hlo::module::{Computation, Instruction, Module, Operand, split_names};
+use crate::hlo::attribute::split_names;
+use crate::hlo::module::{Computation, Instruction, Module};
+use crate::hlo::operand::Operand;
 use crate::model::{ArrayShape, PrimitiveType, Shape};
 use crate::xla::padding::{Padding, padding};
 
@@ -526,27 +528,22 @@ pub fn analyze<'m, 'a>(module: &'m Module<'a>) -> Memory<'m, 'a> {
         let start = buffers.len();
         let mut instruction_buffers = Vec::new();
         let mut count = 0;
+        // The nested instructions are ordered by where they end, each after its operands:
+        // those of `ins` are the next ones that end inside it, in the order they run.
+        let mut next_nested = c.nested.iter().peekable();
         for ins in &c.instructions {
             let first = buffers.len();
-            let mut stack = vec![(ins, false)];
-            while let Some((i, expanded)) = stack.pop() {
-                if expanded {
-                    count += 1;
-                    if owning[ci] {
-                        let b = buffers.len();
-                        define(module, ci, c.is_entry, i, &mut buffers);
-                        if !core::ptr::eq(i, ins) {
-                            nested.insert(i as *const _, b..buffers.len());
-                        }
-                    }
-                    continue;
+            while let Some(n) = next_nested.next_if(|n| n.span.end <= ins.span.end) {
+                count += 1;
+                if owning[ci] {
+                    let b = buffers.len();
+                    define(module, ci, c.is_entry, n, &mut buffers);
+                    nested.insert(n as *const _, b..buffers.len());
                 }
-                stack.push((i, true));
-                for op in i.operands.iter().rev() {
-                    if let Operand::Nested(n) = op {
-                        stack.push((n, false));
-                    }
-                }
+            }
+            count += 1;
+            if owning[ci] {
+                define(module, ci, c.is_entry, ins, &mut buffers);
             }
             instruction_buffers.push(first..buffers.len());
         }
@@ -664,8 +661,8 @@ fn last_uses(r: &Resolver<'_, '_, '_>) -> Vec<usize> {
                     }
                 }
                 _ => {
-                    for k in 0..ins.operands.len() {
-                        let Some(o) = r.operand(ci, ins, k) else {
+                    for operand in &ins.operands {
+                        let Some(o) = r.instruction_of(ci, &operand) else {
                             continue;
                         };
                         for (index, _) in nodes(&o.shape) {
@@ -1002,22 +999,26 @@ impl<'m, 'a> Resolver<'_, 'm, 'a> {
         ins: &'m Instruction<'a>,
         k: usize,
     ) -> Option<&'m Instruction<'a>> {
-        match ins.operands.get(k)? {
-            Operand::Named { name, .. } => {
-                let names = self.names[comp].get_or_init(|| {
-                    let mut m = BTreeMap::new();
-                    if self.owning[comp] {
-                        for (i, ins) in self.comps[comp].instructions.iter().enumerate() {
-                            m.entry(ins.name).or_insert(i);
-                        }
-                    }
-                    m
-                });
-                let &i = names.get(name)?;
-                Some(&self.comps[comp].instructions[i])
-            }
-            Operand::Nested(n) => Some(n),
+        self.instruction_of(comp, &ins.operands.get(k)?)
+    }
+
+    /// The instruction an operand of an instruction of `comp` names or nests.
+    fn instruction_of(&self, comp: usize, operand: &Operand<'_>) -> Option<&'m Instruction<'a>> {
+        let c = &self.comps[comp];
+        if operand.is_nested() {
+            return c.nested_instruction(operand);
         }
+        let names = self.names[comp].get_or_init(|| {
+            let mut m = BTreeMap::new();
+            if self.owning[comp] {
+                for (i, ins) in c.instructions.iter().enumerate() {
+                    m.entry(ins.name).or_insert(i);
+                }
+            }
+            m
+        });
+        let &i = names.get(operand.name)?;
+        Some(&c.instructions[i])
     }
 
     /// The buffers of `ins` (and, for a top-level instruction, of its nested operands).
@@ -1365,6 +1366,57 @@ mod tests {
         );
         assert_eq!(m.computations[1].instructions, 3);
         assert_eq!(m.computations[1].instruction_buffers, [0..1, 1..3]);
+    }
+
+    #[test]
+    fn nested_operands_define_buffers_before_their_user_and_are_followed_as_outputs() {
+        // f32[2]: 8 B; f32[]: 4 B; a 2-tuple's table: 16 B. The nested add is element 1 of
+        // the result, so it is an output; the constants under it are constants.
+        let text = "HloModule m\n\
+                    f {\n  a = f32[] parameter(0)\n  ROOT n = f32[] negate(f32[] constant(3))\n}\n\
+                    ENTRY e {\n  p = f32[2]{0} parameter(0)\n  \
+                    q = f32[] fusion(f32[] constant(5)), kind=kLoop, calls=f\n  \
+                    ROOT t = (f32[2]{0}, f32[]) tuple(p, f32[] add(f32[] constant(1), /*c*/ f32[] constant(2)))\n}";
+        use Category::*;
+        let module = parse_module(text).unwrap();
+        let m = analyze(&module);
+        let rows: Vec<_> = m
+            .buffers
+            .iter()
+            .map(|b| {
+                let bytes = b.padding.as_ref().map(|p| p.bytes);
+                (b.instruction.opcode, b.index.clone(), b.category, bytes)
+            })
+            .collect();
+        let row = |o, index: &[usize], c, bytes| (o, index.to_vec(), c, Some(bytes));
+        assert_eq!(
+            rows,
+            [
+                row("parameter", &[], Argument, 8),
+                row("constant", &[], Constant, 4),
+                row("fusion", &[], Temporary, 4),
+                row("constant", &[], Constant, 4),
+                row("constant", &[], Constant, 4),
+                row("add", &[], Output, 4),
+                row("tuple", &[], Output, 16),
+            ]
+        );
+        let literals: Vec<_> = m
+            .buffers
+            .iter()
+            .filter_map(|b| b.instruction.literal)
+            .collect();
+        assert_eq!(literals, ["5", "1", "2"]);
+        // The fusion body counts its nested constant but owns nothing.
+        assert_eq!(
+            (
+                m.computations[0].instructions,
+                m.computations[0].buffers.len()
+            ),
+            (3, 0)
+        );
+        assert_eq!(m.computations[1].instructions, 7);
+        assert_eq!(m.computations[1].instruction_buffers, [0..1, 1..3, 3..7]);
     }
 
     #[test]
