@@ -1,6 +1,7 @@
-//! The `xla-layout` command: check and explain XLA shape-and-layout strings.
+//! The `xla-layout` command: check and explain XLA shape-and-layout strings, and inspect the
+//! memory of HLO modules.
 //!
-//! One module per subcommand (`check`, `explain`, `completions`), each with its clap
+//! One module per subcommand (`check`, `explain`, `hlo`, `completions`), each with its clap
 //! arguments and a `run`; `input` reads arguments, files and stdin; `style` and
 //! `diagnostics` hold the colours and the rustc-style error rendering they share.
 
@@ -15,11 +16,13 @@ mod check;
 mod completions;
 mod diagnostics;
 mod explain;
+mod hlo;
 mod input;
 mod style;
 
 /// Check and explain XLA shape-and-layout strings such as
-/// `bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}`.
+/// `bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}`, and inspect the memory and padding of
+/// HLO modules.
 #[derive(Debug, Parser)]
 #[command(
     name = "xla-layout",
@@ -42,6 +45,7 @@ struct Cli {
 enum Command {
     Check(check::Args),
     Explain(explain::Args),
+    Hlo(hlo::Args),
     Completions(completions::Args),
 }
 
@@ -66,10 +70,12 @@ fn main() -> ExitCode {
     };
     style::init(choice);
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut err = BufWriter::new(io::stderr().lock());
+    // Not locked for the whole run: `hlo`'s progress bar draws on stderr from its own thread.
+    let mut err = BufWriter::new(io::stderr());
     let code = match cli.command {
         Command::Check(args) => check::run(&args, &mut out, &mut err),
         Command::Explain(args) => explain::run(&args, &mut out, &mut err),
+        Command::Hlo(args) => hlo::run(&args, &mut out, &mut err),
         Command::Completions(args) => completions::run(&args, &mut out),
     };
     let _ = out.flush();

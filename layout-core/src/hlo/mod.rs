@@ -21,12 +21,12 @@
 //! - opcodes are kept as written: XLA prints `async-start(...), calls=%c` under the wrapped
 //!   op's name (`custom-call-start`).
 //!
-//! Memory: a [`Module`] holds one [`Instruction`] per instruction; operands and attributes
-//! are views into the text ([`Operands`], [`Attributes`]), scanned again when iterated, and
-//! each distinct shape text is parsed once and shared ([`alloc::sync::Arc`]). Nothing
-//! recurses without a bound ([`MAX_NESTING`](crate::MAX_NESTING),
-//! [`MAX_NESTED_INSTRUCTIONS`]) and megabyte literals and strings are skipped with SIMD
-//! byte search.
+//! Memory: a [`Module`] holds one [`Instruction`] per instruction (the unnamed ones nested
+//! in operand lists in [`Computation::nested`]); operands and attributes are views into the
+//! text ([`Operands`], [`Attributes`]), scanned again when iterated, and each distinct shape
+//! text is parsed once and shared ([`alloc::sync::Arc`]). Nothing recurses without a bound
+//! ([`MAX_NESTING`](crate::MAX_NESTING), [`MAX_NESTED_INSTRUCTIONS`]) and megabyte literals
+//! and strings are skipped with SIMD byte search.
 //!
 //! ```
 //! use xla_layout::hlo::parse_module;
@@ -59,6 +59,7 @@
 //! ```
 
 mod attribute;
+pub mod memory;
 mod module;
 mod names;
 mod operand;

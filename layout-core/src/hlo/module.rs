@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use crate::hlo::attribute::{Attribute, Attributes, is_call_attribute, split_names, strip_percent};
-use crate::hlo::operand::Operands;
+use crate::hlo::operand::{Operand, Operands};
 use crate::model::Shape;
 
 /// An HLO module: its header and its computations, in text order.
@@ -205,6 +205,12 @@ pub struct Computation<'a> {
     pub signature: Option<Signature<'a>>,
     /// The instructions in text order (the schedule when the module `is_scheduled`).
     pub instructions: Vec<Instruction<'a>>,
+    /// The unnamed instructions written in operand lists (`f32[] constant(0)` in
+    /// `reduce(p, f32[] constant(0))`), each after its own nested operands and before the
+    /// next one that starts after it ends: by where they end, the order in which XLA adds
+    /// them to the computation ahead of the instruction that uses them. Empty in XLA's own
+    /// dumps, which name every instruction; see [`Computation::nested_instruction`].
+    pub nested: Vec<Instruction<'a>>,
     /// `execution_thread="..."` after the closing `}` (the string's raw contents).
     pub execution_thread: Option<&'a str>,
     /// The byte range from `ENTRY` or the name to the closing `}`.
@@ -232,6 +238,35 @@ impl<'a> Computation<'a> {
     /// ```
     pub fn instruction(&self, name: &str) -> Option<&Instruction<'a>> {
         self.instructions.iter().find(|i| i.name == name)
+    }
+
+    /// The nested instruction that `operand`, an operand of one of this computation's
+    /// instructions, writes in place; `None` for a named operand.
+    ///
+    /// ```
+    /// let text = "e {\n  p = f32[] parameter(0)\n  ROOT s = f32[] add(p, f32[] negate(f32[] constant(1)))\n}";
+    /// let m = xla_layout::hlo::parse_module(text).unwrap();
+    /// let e = m.entry();
+    /// let operands: Vec<_> = e.root().operands.iter().collect();
+    /// assert!(e.nested_instruction(&operands[0]).is_none());
+    /// let negate = e.nested_instruction(&operands[1]).unwrap();
+    /// assert_eq!((negate.name, negate.opcode, negate.shape.to_string().as_str()), ("", "negate", "f32[]"));
+    /// let one = e.nested_instruction(&negate.operands.get(0).unwrap()).unwrap();
+    /// assert_eq!((one.opcode, one.literal), ("constant", Some("1")));
+    /// // Operands before their users.
+    /// let opcodes: Vec<_> = e.nested.iter().map(|n| n.opcode).collect();
+    /// assert_eq!(opcodes, ["constant", "negate"]);
+    /// ```
+    pub fn nested_instruction(&self, operand: &Operand<'_>) -> Option<&Instruction<'a>> {
+        if !operand.is_nested() {
+            return None;
+        }
+        let i = self
+            .nested
+            .binary_search_by_key(&operand.span.end, |n| n.span.end)
+            .ok()?;
+        let n = &self.nested[i];
+        (n.span.start == operand.span.start).then_some(n)
     }
 
     /// The `parameter(N)` instructions, in text order.

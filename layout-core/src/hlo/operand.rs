@@ -101,7 +101,9 @@ impl<'a> IntoIterator for &Operands<'a> {
 
 /// One operand: a name defined earlier in the computation, maybe with its shape written
 /// before it (older dumps: `f32[2]{0} %x`), or an unnamed nested instruction such as
-/// `f32[] constant(1)`, which XLA adds to the computation under a name of its own.
+/// `f32[] constant(1)`, which XLA adds to the computation under a name of its own (read as an
+/// [`Instruction`](crate::hlo::Instruction) of
+/// [`Computation::nested`](crate::hlo::Computation::nested)).
 ///
 /// ```
 /// let text = "e {\n  p = f32[] parameter(0)\n  ROOT s = f32[] add(f32[] %p, f32[] constant(1))\n}";

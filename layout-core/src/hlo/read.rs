@@ -50,6 +50,7 @@ pub fn parse_module(text: &str) -> Result<Module<'_>, Errors> {
         shapes: HashTable::new(),
         attributes: Vec::new(),
         instructions: Vec::new(),
+        nested: Vec::new(),
         operand_shapes: Vec::new(),
     };
     match r.module() {
@@ -71,6 +72,8 @@ struct Reader<'a> {
     names: NameTable,
     /// The instructions of the computation being read.
     instructions: Vec<Instruction<'a>>,
+    /// The nested instructions of the computation being read, each after its operands.
+    nested: Vec<Instruction<'a>>,
     /// The operand shapes of the instruction being read, when its shape is inferred.
     operand_shapes: Vec<Shape>,
     /// The attributes of the instruction being read.
@@ -373,6 +376,7 @@ impl<'a> Reader<'a> {
         let open = self.c.expect(b'{', "`{` to open the computation's body")?;
         self.names.reset();
         self.instructions = Vec::new();
+        self.nested = Vec::new();
         let mut root: Option<usize> = None;
         loop {
             self.c.skip_trivia()?;
@@ -424,6 +428,7 @@ impl<'a> Reader<'a> {
         self.c.pos += 1;
         let end = self.c.pos;
         let mut instructions = core::mem::take(&mut self.instructions);
+        let nested = core::mem::take(&mut self.nested);
         let Some(last) = instructions.len().checked_sub(1) else {
             return Err(Error::new(
                 ErrorKind::UnexpectedToken,
@@ -439,6 +444,7 @@ impl<'a> Reader<'a> {
             is_entry,
             signature,
             instructions,
+            nested,
             execution_thread,
             span: start..end,
             root,
@@ -510,8 +516,8 @@ impl<'a> Reader<'a> {
     }
 
     /// `[SHAPE] opcode(operands)`, without attributes; returns whether the shape was written.
-    /// At depth 0 the instruction is added to `self.instructions`; a nested one is only
-    /// checked, and its shape returned.
+    /// At depth 0 the instruction is added to `self.instructions`; a nested one to
+    /// `self.nested` (after its own nested operands), and its shape is returned.
     fn rhs(
         &mut self,
         name: &'a str,
@@ -577,10 +583,13 @@ impl<'a> Reader<'a> {
                 }
             },
         };
-        if depth > 0 {
-            return Ok((written, Some(shape)));
-        }
-        self.instructions.push(Instruction {
+        let nested_shape = (depth > 0).then(|| Arc::clone(&shape));
+        let list = if depth > 0 {
+            &mut self.nested
+        } else {
+            &mut self.instructions
+        };
+        list.push(Instruction {
             name,
             shape,
             opcode,
@@ -591,7 +600,7 @@ impl<'a> Reader<'a> {
             is_root: false,
             span: start..self.c.pos,
         });
-        Ok((written, None))
+        Ok((written, nested_shape))
     }
 
     /// `, name=value` attributes after the operands of instruction `index`, also kept in
