@@ -161,6 +161,45 @@ fn traversals_of_groups_too_large_for_tables() {
     });
 }
 
+/// The first `n` elements in memory order, checked slot by slot against `index_of`: each is
+/// the element `index_of` finds there, offsets increase, and the slots between two of them
+/// (up to `gap` after each) hold nothing.
+fn check_memory_order_start(p: &Plan, n: usize, gap: usize) {
+    let order: Vec<(usize, usize)> = p.memory_order().take(n).collect();
+    assert_eq!(order.len(), n.min(p.elements()));
+    let dims = p.dims();
+    let mut from = 0;
+    for &(offset, linear) in &order {
+        let index = p.index_of(offset).expect("an element's slot");
+        let row_major = index.iter().zip(dims).fold(0, |acc, (&i, &d)| acc * d + i);
+        assert_eq!(row_major, linear);
+        assert_eq!(p.offset(&index), offset);
+        for o in from..offset.min(from + gap) {
+            assert_eq!(p.index_of(o), None, "slot {o} holds an element but was skipped");
+        }
+        from = offset + 1;
+    }
+}
+
+#[test]
+fn memory_order_jumps_over_padding_in_groups_too_large_for_tables() {
+    // Fuzz finding (673 s): a `*` group of 3 × 268435455 elements, far too many for tables,
+    // whose tiles leave long runs of padding between elements.
+    let p = plan(
+        "f8e3m4[3,268435455,8]{1,0,2:T(2,128,128,*,1)(4,2,2,128)(*,3,128,3)L(34359738369)}",
+    );
+    within(Duration::from_secs(2), "memory order through padding", || {
+        check_memory_order_start(&p, 64, 100_000);
+    });
+    // One element per 2^31-slot tile of a dimension of 2^21 elements (too many for tables).
+    let p = plan("f32[2097152,1]{1,0:T(1,2147483648)}");
+    within(Duration::from_secs(2), "2^21 tiles of 2^31 slots", || {
+        check_memory_order_start(&p, 64, 100_000);
+        let order: Vec<(usize, usize)> = p.memory_order().take(3).collect();
+        assert_eq!(order, [(0, 0), (1 << 31, 1), (2 << 31, 2)]);
+    });
+}
+
 #[test]
 fn closed_form_is_linear_in_repeated_star_tiles() {
     // 38 tiles (2,*,128) on f32[8,128]: each merges and splits the same value again.

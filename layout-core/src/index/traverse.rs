@@ -11,12 +11,15 @@
 //! element to the next with a binary search, over any run of padding.
 //!
 //! Groups larger than [`TABLE_CAP`] elements in total get no tables: the walk then computes
-//! each offset with [`Plan::offset`] (logical order) or [`Plan::index_of`] (memory order).
+//! each offset with [`Plan::offset`] (logical order), or finds the next slot that holds an
+//! element by bounds over the expanded coordinates, skipping runs of padding in a few tests
+//! per coordinate (memory order, see `seek`).
 
 use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::index::Plan;
+use crate::index::seek::next_element;
 use crate::model::tiling::Step;
 
 /// The most table entries (summed over groups) a traversal builds; past it, it computes
@@ -314,7 +317,8 @@ enum MemoryWalk {
         /// For each expanded position: its group and the index of the position in it.
         position: Vec<Option<(usize, usize)>>,
     },
-    /// [`Plan::index_of`] of each slot in turn (groups too large for tables).
+    /// The next slot that holds an element, found by bounds over the expanded coordinates,
+    /// and its [`Plan::index_of`] (groups too large for tables).
     Slots { plan: Plan, offset: usize },
 }
 
@@ -475,15 +479,16 @@ impl MemoryWalk {
         }
     }
 
-    /// Moves a `Slots` walk to the first element at or after its offset.
+    /// Moves a `Slots` walk to the first element at or after its offset, jumping over
+    /// padding.
     fn seek_element(&mut self, index: &mut [usize]) {
         if let MemoryWalk::Slots { plan, offset } = self {
-            while *offset < plan.tiled_elements {
-                if let Some(i) = plan.index_of(*offset) {
+            match next_element(plan, *offset).and_then(|o| Some((o, plan.index_of(o)?))) {
+                Some((o, i)) => {
+                    *offset = o;
                     index.copy_from_slice(&i);
-                    return;
                 }
-                *offset += 1;
+                None => *offset = plan.tiled_elements,
             }
         }
     }
