@@ -350,3 +350,108 @@ fn deep_shapes_built_in_code_print_validate_and_drop() {
     assert!(deep_tuple(MAX_NESTING).validate().is_ok());
     assert!(deep_tuple(MAX_NESTING + 1).validate().is_err());
 }
+
+/// Runs `f` on a thread with a 256 KiB stack (an eighth of a test thread's), so that any
+/// recursion that grows with the nesting depth overflows it.
+fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(f)
+        .expect("a thread")
+        .join()
+        .expect("no panic or overflow on a small stack");
+}
+
+#[test]
+fn deepest_shapes_parse_on_a_small_stack() {
+    on_small_stack(|| {
+        let n = MAX_NESTING;
+        for inner in ["f32[]", "b(f32[2]{0:T(2)})", "(f32[], token[])"] {
+            // A buffer and a tuple each take a level.
+            let extra = usize::from(inner != "f32[]");
+            let text = format!("{}{inner}{}", "(".repeat(n - extra), ")".repeat(n - extra));
+            let shape = parse(&text).unwrap_or_else(|e| panic!("{inner}: {e}"));
+            assert_eq!(parse(&shape.to_string()).unwrap(), shape);
+            assert!(shape.validate().is_ok());
+            assert_eq!(shape.clone(), shape);
+            // One level deeper: the error, with its span on the opening bracket.
+            let text = format!("({text})");
+            let errs = parse(&text).unwrap_err();
+            assert_eq!(errs[0].kind(), ErrorKind::NestingTooDeep);
+            assert_eq!(errs[0].span(), Some(n..n + 1));
+        }
+        // Far deeper: still one error, found without going all the way down.
+        let text = format!("{}f32[]{}", "(".repeat(1 << 20), ")".repeat(1 << 20));
+        assert_eq!(parse(&text).unwrap_err().len(), 1);
+    });
+}
+
+#[test]
+fn deepest_hlo_nesting_reads_on_a_small_stack() {
+    use xla_layout::hlo::{MAX_NESTED_INSTRUCTIONS, parse_module};
+    on_small_stack(|| {
+        let n = MAX_NESTED_INSTRUCTIONS;
+        let nested = |n: usize| {
+            format!(
+                "HloModule m\n\nENTRY e {{\n  p = f32[] parameter(0)\n  ROOT r = {}p{}\n}}\n",
+                "f32[] negate(".repeat(n),
+                ")".repeat(n)
+            )
+        };
+        parse_module(&nested(n)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            parse_module(&nested(n + 1)).unwrap_err()[0].kind(),
+            ErrorKind::NestingTooDeep
+        );
+        // Tuple shapes at the nesting limit, written and as operands' shapes.
+        let k = MAX_NESTING;
+        let deep = format!("{}f32[]{}", "(".repeat(k), ")".repeat(k));
+        let text = format!(
+            "HloModule m\n\nENTRY e {{\n  p = {deep} parameter(0)\n  ROOT t = {deep} tuple({deep} p)\n}}\n"
+        );
+        let m = parse_module(&text).unwrap_or_else(|e| panic!("{e}"));
+        let printed = m.to_string();
+        assert_eq!(parse_module(&printed).unwrap().to_string(), printed);
+    });
+}
+
+#[test]
+fn inferred_tuple_shapes_are_bounded() {
+    use xla_layout::hlo::parse_module;
+    // Each line doubles the inferred shape: 2^60 arrays after 60 lines, unless bounded.
+    let mut text = String::from("e {\n  t0 = f32[] parameter(0)\n");
+    for k in 1..=60 {
+        text.push_str(&format!("  t{k} = tuple(t{}, t{})\n", k - 1, k - 1));
+    }
+    text.push_str("  ROOT r = tuple(t60)\n}\n");
+    let errs = within(Duration::from_secs(1), "doubling tuples", || {
+        parse_module(&text).unwrap_err()
+    });
+    assert!(errs.iter().all(|e| e.kind() == ErrorKind::Unsupported));
+    assert!(errs[0].message().contains("write the tuple's shape"));
+    // A chain of one-element tuples nests one level per line: the limit is MAX_NESTING.
+    let chain = |n: usize| {
+        let mut text = String::from("e {\n  t0 = f32[] parameter(0)\n");
+        for k in 1..=n {
+            text.push_str(&format!("  t{k} = tuple(t{})\n", k - 1));
+        }
+        text.push_str("  ROOT r = f32[] parameter(1)\n}\n");
+        text
+    };
+    on_small_stack(move || {
+        let text = chain(MAX_NESTING);
+        let m = parse_module(&text).unwrap_or_else(|e| panic!("{e}"));
+        let printed = m.to_string();
+        assert_eq!(parse_module(&printed).unwrap().to_string(), printed);
+        let errs = parse_module(&chain(MAX_NESTING + 1)).unwrap_err();
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].kind(), ErrorKind::NestingTooDeep);
+        // Far longer: errors, in time linear in the text (each nesting error restarts the
+        // chain from an empty tuple, and the copies stay within the budget).
+        let text = chain(100_000);
+        let errs = within(Duration::from_secs(5), "a long chain", || {
+            parse_module(&text).unwrap_err()
+        });
+        assert_eq!(errs[0].kind(), ErrorKind::NestingTooDeep);
+    });
+}
