@@ -455,3 +455,15 @@ fn inferred_tuple_shapes_are_bounded() {
         assert_eq!(errs[0].kind(), ErrorKind::NestingTooDeep);
     });
 }
+
+#[test]
+fn traversals_of_empty_arrays_with_huge_dimensions() {
+    // Fuzz finding (multiply overflow): a `*` group with a zero dimension has no elements,
+    // but the strides of its other dimensions overflowed.
+    let p = plan(
+        "u64[0,8,9223372036854775807,4398046511104]{3,2,1,0:T(*,*,*,1,2)(*,*,*,1,2)(*,*,*,1,2)L(262144)M(8)}",
+    );
+    assert_eq!(p.elements(), 0);
+    assert_eq!(p.logical_offsets().count(), 0);
+    assert_eq!(p.memory_order().count(), 0);
+}

@@ -121,9 +121,10 @@ impl Groups {
         let mut groups = Vec::with_capacity(members.len());
         for (g, positions) in members.iter().enumerate() {
             let dims: Vec<usize> = positions.iter().map(|&p| plan.physical[p]).collect();
-            let mut strides = vec![1; dims.len()];
+            let mut strides = vec![1usize; dims.len()];
+            // Within the table cap unless a dimension of the group is 0 (no elements, no walk).
             for k in (0..dims.len().saturating_sub(1)).rev() {
-                strides[k] = strides[k + 1] * plan.dims[dims[k + 1]];
+                strides[k] = strides[k + 1].saturating_mul(plan.dims[dims[k + 1]]);
             }
             for (&d, &s) in dims.iter().zip(&strides) {
                 dim_group[d] = (g, s);
