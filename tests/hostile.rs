@@ -177,7 +177,11 @@ fn check_memory_order_start(p: &Plan, n: usize, gap: usize) -> Vec<(usize, usize
         assert_eq!(row_major, linear);
         assert_eq!(p.offset(&index), offset);
         for o in from..offset.min(from + gap) {
-            assert_eq!(p.index_of(o), None, "slot {o} holds an element but was skipped");
+            assert_eq!(
+                p.index_of(o),
+                None,
+                "slot {o} holds an element but was skipped"
+            );
         }
         from = offset + 1;
     }
@@ -188,9 +192,8 @@ fn check_memory_order_start(p: &Plan, n: usize, gap: usize) -> Vec<(usize, usize
 fn memory_order_jumps_over_padding_in_groups_too_large_for_tables() {
     // Fuzz finding (673 s): a `*` group of 3 × 268435455 elements, far too many for tables,
     // whose tiles leave long runs of padding between elements.
-    let p = plan(
-        "f8e3m4[3,268435455,8]{1,0,2:T(2,128,128,*,1)(4,2,2,128)(*,3,128,3)L(34359738369)}",
-    );
+    let p =
+        plan("f8e3m4[3,268435455,8]{1,0,2:T(2,128,128,*,1)(4,2,2,128)(*,3,128,3)L(34359738369)}");
     check_memory_order_start(&p, 64, 20_000);
     // One element per 2^31-slot tile of a dimension of 2^21 elements (too many for tables).
     let p = plan("f32[2097152,1]{1,0:T(1,2147483648)}");
@@ -466,4 +469,32 @@ fn traversals_of_empty_arrays_with_huge_dimensions() {
     assert_eq!(p.elements(), 0);
     assert_eq!(p.logical_offsets().count(), 0);
     assert_eq!(p.memory_order().count(), 0);
+}
+
+#[test]
+fn traversal_tables_are_bounded_by_the_tiling_steps() {
+    // Fuzz finding (1.8 s): 422,400 elements fit the tables, but with 14 tiles of three `*`
+    // each, building them took an offset through ~56 steps per element before the first
+    // element was visited.
+    let text = format!(
+        "u1[8,11,6,<=4,8,5,1,5]{{0,7,3,2,5,4,1,6:T{}}}",
+        "(512,128,*,*,*,8,3)".repeat(14)
+    );
+    let p = plan(&text);
+    let dims = p.dims().to_vec();
+    let first: Vec<usize> = within(Duration::from_secs(1), "14 tiles, logical", || {
+        p.logical_offsets().take(64).collect()
+    });
+    let mut index = vec![0; dims.len()];
+    for &o in &first {
+        assert_eq!(p.offset(&index), o);
+        for d in (0..dims.len()).rev() {
+            index[d] += 1;
+            if index[d] < dims[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+    check_memory_order_start(&p, 64, 10_000);
 }

@@ -43,11 +43,10 @@ impl NameTable {
         name_of: impl Fn(usize) -> &'s str,
     ) -> Option<usize> {
         let h = hash(name);
-        match self.table.entry(
-            h,
-            |&(h2, i)| h2 == h && name_of(i) == name,
-            |&(h2, _)| h2,
-        ) {
+        match self
+            .table
+            .entry(h, |&(h2, i)| h2 == h && name_of(i) == name, |&(h2, _)| h2)
+        {
             hashbrown::hash_table::Entry::Occupied(o) => Some(o.get().1),
             hashbrown::hash_table::Entry::Vacant(v) => {
                 v.insert((h, index));

@@ -31,7 +31,14 @@ struct Bounds {
 impl Bounds {
     /// Whether the box (digits `..level` fixed to `digits`, digit `level` in `from..=to`, the
     /// rest free) may hold an element: false only when none of its slots does.
-    fn admits(&mut self, plan: &Plan, digits: &[usize], level: usize, from: usize, to: usize) -> bool {
+    fn admits(
+        &mut self,
+        plan: &Plan,
+        digits: &[usize],
+        level: usize,
+        from: usize,
+        to: usize,
+    ) -> bool {
         let (lo, hi) = (&mut self.lo, &mut self.hi);
         lo.clear();
         hi.clear();

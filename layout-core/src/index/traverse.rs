@@ -10,7 +10,8 @@
 //! coordinates ("local ids") that hold one of its elements, and the walk jumps from one
 //! element to the next with a binary search, over any run of padding.
 //!
-//! Groups larger than [`TABLE_CAP`] elements in total get no tables: the walk then computes
+//! Groups larger than [`TABLE_CAP`] elements in total, or whose tables would cost more than
+//! [`TABLE_WORK`] (many tiling steps), get no tables: the walk then computes
 //! each offset with [`Plan::offset`] (logical order), or finds the next slot that holds an
 //! element by bounds over the expanded coordinates, skipping runs of padding in a few tests
 //! per coordinate (memory order, see `seek`).
@@ -25,6 +26,11 @@ use crate::model::tiling::Step;
 /// The most table entries (summed over groups) a traversal builds; past it, it computes
 /// offsets one by one instead.
 const TABLE_CAP: usize = 1 << 20;
+
+/// The most work (table entries × tiling steps, each entry being one [`Plan::offset`]) a
+/// traversal spends on tables, so that layouts with many tiles do not pay for every element
+/// before the first is visited.
+const TABLE_WORK: usize = 1 << 23;
 
 /// One group of physical dimensions and its tables.
 #[derive(Clone, Debug)]
@@ -116,6 +122,9 @@ impl Groups {
                 acc.checked_mul(plan.dims[plan.physical[p]])
             })?;
             total = total.checked_add(size).filter(|&t| t <= TABLE_CAP)?;
+        }
+        if total.saturating_mul(plan.steps.len() + 1) > TABLE_WORK {
+            return None;
         }
         let mut dim_group = vec![(0, 0); rank];
         let mut groups = Vec::with_capacity(members.len());

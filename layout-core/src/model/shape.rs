@@ -254,7 +254,9 @@ impl Clone for Shape {
         let mut open = alloc::vec![(top.iter(), Vec::with_capacity(top.len()))];
         while let Some((rest, copied)) = open.last_mut() {
             match rest.next() {
-                Some(Shape::Tuple(inner)) => open.push((inner.iter(), Vec::with_capacity(inner.len()))),
+                Some(Shape::Tuple(inner)) => {
+                    open.push((inner.iter(), Vec::with_capacity(inner.len())))
+                }
                 Some(leaf) => copied.push(leaf.clone_leaf()),
                 None => {
                     let tuple = Shape::Tuple(core::mem::take(copied));
