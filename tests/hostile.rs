@@ -498,3 +498,19 @@ fn traversal_tables_are_bounded_by_the_tiling_steps() {
     }
     check_memory_order_start(&p, 64, 10_000);
 }
+
+#[test]
+fn line_comments_inside_attribute_brackets() {
+    use xla_layout::hlo::parse_module;
+    // Fuzz finding: a `//` inside an attribute's brackets ended the value there, so the
+    // printed module did not read back. The comment runs to the end of the line and the value
+    // goes on after it, as XLA's lexer skips comments anywhere.
+    let text = "e {\n  ROOT p = f32[] parameter(0), sharding={devices=[1,// 4,4]}\n  2]<=[2]}\n}\n";
+    let m = parse_module(text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        m.entry().root().attribute("sharding"),
+        Some("{devices=[1,// 4,4]}\n  2]<=[2]}")
+    );
+    let printed = m.to_string();
+    assert_eq!(parse_module(&printed).unwrap().to_string(), printed);
+}

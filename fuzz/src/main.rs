@@ -8,7 +8,8 @@
 //! reports any panic, any input that allocates more than 1 GiB at once, and any input that
 //! takes more than a second. The `fuzz` profile is release with overflow checks on. Each
 //! input is written to `target/fuzz-current-input.txt` before it runs, so that an abort
-//! (the allocator refuses past 4 GiB) leaves it behind. Exits 1 if anything was found.
+//! (the allocator refuses past 4 GiB) leaves it behind, and the input of each finding is
+//! written whole to `target/fuzz-findings/`. Exits 1 if anything was found.
 
 mod alloc_count;
 mod entry;
@@ -106,7 +107,12 @@ fn main() {
         }
     }
     let wall = started.elapsed();
-    for f in &findings {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/fuzz-findings");
+    if !findings.is_empty() {
+        std::fs::create_dir_all(dir).ok();
+    }
+    for (k, f) in findings.iter().enumerate() {
+        std::fs::write(format!("{dir}/seed{seed}-{k}.txt"), &f.input).ok();
         println!(
             "FINDING [{}] {}\n  input: {:?}",
             f.entry,

@@ -347,6 +347,12 @@ impl<'a> Cursor<'a> {
                 b'"' => self.skip_string()?,
                 b'/' => match self.peek_at(1) {
                     Some(b'*') if depth > 0 => self.skip_block_comment()?,
+                    // A line comment inside brackets runs to the end of the line; the value
+                    // goes on after it.
+                    Some(b'/') if depth > 0 => {
+                        self.pos = memchr::memchr(b'\n', &self.bytes[self.pos..])
+                            .map_or(self.bytes.len(), |n| self.pos + n);
+                    }
                     Some(b'*' | b'/') => return Ok(start..self.pos),
                     _ => self.pos += 1,
                 },
