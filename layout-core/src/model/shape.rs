@@ -175,6 +175,10 @@ impl Shape {
     /// let s: xla_layout::Shape = "f32[2]".parse().unwrap();
     /// assert_eq!(s.into_array().unwrap().to_string(), "f32[2]{0}");
     /// ```
+    #[expect(
+        clippy::result_large_err,
+        reason = "the error is the shape itself, handed back by value as `Box::try_from` does"
+    )]
     pub fn into_array(mut self) -> Result<ArrayShape, Shape> {
         match &mut self {
             Shape::Array(a) => Ok(core::mem::replace(
