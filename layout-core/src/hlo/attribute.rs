@@ -11,7 +11,7 @@ use crate::hlo::scan::Cursor;
 /// let m = xla_layout::hlo::parse_module("e {\n  ROOT c = f32[2] constant({1, 2}), sharding={replicated}\n}").unwrap();
 /// let a = m.entry().root().attributes.iter().next().unwrap();
 /// assert_eq!((a.name, a.value), ("sharding", "{replicated}"));
-/// assert_eq!(a.span, 38..59);
+/// assert_eq!(a.span, 40..61);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attribute<'a> {

@@ -275,7 +275,7 @@ pub struct Signature<'a> {
 /// assert_eq!(b.name, "b");
 /// assert_eq!(b.opcode, "convert");
 /// assert_eq!(b.shape.to_string(), "bf16[8,128]{1,0:T(8,128)(2,1)}");
-/// assert_eq!(b.operands[0].name(), Some("p"));
+/// assert_eq!(b.operands.get(0).unwrap().name, "p");
 /// assert_eq!(b.attribute("metadata"), Some("{op_name=\"cast\"}"));
 /// assert!(b.is_root);
 /// ```

@@ -131,7 +131,7 @@ impl Display for Operand<'_> {
 impl Display for Attribute<'_> {
     /// ```
     /// let m = xla_layout::hlo::parse_module("e {\n  ROOT c = f32[] constant(1), metadata={op_name=\"a b\"}\n}").unwrap();
-    /// assert_eq!(m.entry().root().attributes[0].to_string(), "metadata={op_name=\"a b\"}");
+    /// assert_eq!(m.entry().root().attributes.iter().next().unwrap().to_string(), "metadata={op_name=\"a b\"}");
     /// ```
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         write!(f, "{}={}", self.name, self.value)

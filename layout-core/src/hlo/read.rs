@@ -53,7 +53,7 @@ pub const MAX_NESTED_INSTRUCTIONS: usize = 16;
 ///
 /// let bad = "ENTRY e {\n  ROOT p = f32[2]{0:T(0)} parameter(0)\n}";
 /// let errs = xla_layout::hlo::parse_module(bad).unwrap_err();
-/// assert!(errs.render(bad, "m.hlo").contains("--> m.hlo:2:22"));
+/// assert!(errs.render(bad, "m.hlo").contains("--> m.hlo:2:23"));
 /// ```
 pub fn parse_module(text: &str) -> Result<Module<'_>, Errors> {
     let mut r = Reader {
