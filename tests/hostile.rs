@@ -514,3 +514,16 @@ fn line_comments_inside_attribute_brackets() {
     let printed = m.to_string();
     assert_eq!(parse_module(&printed).unwrap().to_string(), printed);
 }
+
+#[test]
+fn buffer_shapes_of_instructions_print_and_read_back() {
+    use xla_layout::hlo::parse_module;
+    // Fuzz finding: a get-tuple-element's inferred shape was a buffer, printed `b(...)`
+    // before the opcode, which the reader took for an opcode `b`.
+    let text = "e {\n  p = (b(u8[2]{0}), f32[]) parameter(0)\n  ROOT r = get-tuple-element(p), index=0\n}\n";
+    let m = parse_module(text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.entry().root().shape.to_string(), "b(u8[2]{0})");
+    let printed = m.to_string();
+    assert!(printed.contains("ROOT %r = b(u8[2]{0}) get-tuple-element(%p), index=0"));
+    assert_eq!(parse_module(&printed).unwrap().to_string(), printed);
+}

@@ -156,9 +156,21 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Whether a shape starts at the cursor: `(` or an element type followed by `[`.
+    /// Whether a shape starts at the cursor: `(`, an element type followed by `[`, or `b(`
+    /// and one.
     pub(crate) fn at_shape(&self) -> bool {
-        self.peek() == Some(b'(') || self.ident_followed_by(b'[')
+        if self.peek() == Some(b'(') || self.ident_followed_by(b'[') {
+            return true;
+        }
+        // A buffer such as `b(f32[2]{0})`: `b(` and an element type (no opcode is `b`).
+        let rest = &self.bytes[self.pos..];
+        rest.starts_with(b"b(") && {
+            let n = rest[2..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                .count();
+            n > 0 && rest.get(2 + n) == Some(&b'[')
+        }
     }
 
     /// Where the shape at the cursor ends, when its bytes alone tell: an element type, `[...]`
