@@ -161,6 +161,46 @@ fn traversals_of_groups_too_large_for_tables() {
     });
 }
 
+/// The first `n` elements in memory order, timed, then checked slot by slot against
+/// `index_of`: each is the element `index_of` finds there, offsets increase, and the slots
+/// between two of them (up to `gap` after each) hold nothing.
+fn check_memory_order_start(p: &Plan, n: usize, gap: usize) -> Vec<(usize, usize)> {
+    let order: Vec<(usize, usize)> = within(Duration::from_secs(1), "memory order", || {
+        p.memory_order().take(n).collect()
+    });
+    assert_eq!(order.len(), n.min(p.elements()));
+    let dims = p.dims();
+    let mut from = 0;
+    for &(offset, linear) in &order {
+        let index = p.index_of(offset).expect("an element's slot");
+        let row_major = index.iter().zip(dims).fold(0, |acc, (&i, &d)| acc * d + i);
+        assert_eq!(row_major, linear);
+        assert_eq!(p.offset(&index), offset);
+        for o in from..offset.min(from + gap) {
+            assert_eq!(
+                p.index_of(o),
+                None,
+                "slot {o} holds an element but was skipped"
+            );
+        }
+        from = offset + 1;
+    }
+    order
+}
+
+#[test]
+fn memory_order_jumps_over_padding_in_groups_too_large_for_tables() {
+    // Fuzz finding (673 s): a `*` group of 3 × 268435455 elements, far too many for tables,
+    // whose tiles leave long runs of padding between elements.
+    let p =
+        plan("f8e3m4[3,268435455,8]{1,0,2:T(2,128,128,*,1)(4,2,2,128)(*,3,128,3)L(34359738369)}");
+    check_memory_order_start(&p, 64, 20_000);
+    // One element per 2^31-slot tile of a dimension of 2^21 elements (too many for tables).
+    let p = plan("f32[2097152,1]{1,0:T(1,2147483648)}");
+    let order = check_memory_order_start(&p, 64, 20_000);
+    assert_eq!(order[..3], [(0, 0), (1 << 31, 1), (2 << 31, 2)]);
+}
+
 #[test]
 fn closed_form_is_linear_in_repeated_star_tiles() {
     // 38 tiles (2,*,128) on f32[8,128]: each merges and splits the same value again.
@@ -312,4 +352,178 @@ fn deep_shapes_built_in_code_print_validate_and_drop() {
     // at the same depth).
     assert!(deep_tuple(MAX_NESTING).validate().is_ok());
     assert!(deep_tuple(MAX_NESTING + 1).validate().is_err());
+}
+
+/// Runs `f` on a thread with a 256 KiB stack (an eighth of a test thread's), so that any
+/// recursion that grows with the nesting depth overflows it.
+fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(f)
+        .expect("a thread")
+        .join()
+        .expect("no panic or overflow on a small stack");
+}
+
+#[test]
+fn deepest_shapes_parse_on_a_small_stack() {
+    on_small_stack(|| {
+        let n = MAX_NESTING;
+        for inner in ["f32[]", "b(f32[2]{0:T(2)})", "(f32[], token[])"] {
+            // A buffer and a tuple each take a level.
+            let extra = usize::from(inner != "f32[]");
+            let text = format!("{}{inner}{}", "(".repeat(n - extra), ")".repeat(n - extra));
+            let shape = parse(&text).unwrap_or_else(|e| panic!("{inner}: {e}"));
+            assert_eq!(parse(&shape.to_string()).unwrap(), shape);
+            assert!(shape.validate().is_ok());
+            assert_eq!(shape.clone(), shape);
+            // One level deeper: the error, with its span on the opening bracket.
+            let text = format!("({text})");
+            let errs = parse(&text).unwrap_err();
+            assert_eq!(errs[0].kind(), ErrorKind::NestingTooDeep);
+            assert_eq!(errs[0].span(), Some(n..n + 1));
+        }
+        // Far deeper: still one error, found without going all the way down.
+        let text = format!("{}f32[]{}", "(".repeat(1 << 20), ")".repeat(1 << 20));
+        assert_eq!(parse(&text).unwrap_err().len(), 1);
+    });
+}
+
+#[test]
+fn deepest_hlo_nesting_reads_on_a_small_stack() {
+    use xla_layout::hlo::{MAX_NESTED_INSTRUCTIONS, parse_module};
+    on_small_stack(|| {
+        let n = MAX_NESTED_INSTRUCTIONS;
+        let nested = |n: usize| {
+            format!(
+                "HloModule m\n\nENTRY e {{\n  p = f32[] parameter(0)\n  ROOT r = {}p{}\n}}\n",
+                "f32[] negate(".repeat(n),
+                ")".repeat(n)
+            )
+        };
+        parse_module(&nested(n)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            parse_module(&nested(n + 1)).unwrap_err()[0].kind(),
+            ErrorKind::NestingTooDeep
+        );
+        // Tuple shapes at the nesting limit, written and as operands' shapes.
+        let k = MAX_NESTING;
+        let deep = format!("{}f32[]{}", "(".repeat(k), ")".repeat(k));
+        let text = format!(
+            "HloModule m\n\nENTRY e {{\n  p = {deep} parameter(0)\n  ROOT t = {deep} tuple({deep} p)\n}}\n"
+        );
+        let m = parse_module(&text).unwrap_or_else(|e| panic!("{e}"));
+        let printed = m.to_string();
+        assert_eq!(parse_module(&printed).unwrap().to_string(), printed);
+    });
+}
+
+#[test]
+fn inferred_tuple_shapes_are_bounded() {
+    use xla_layout::hlo::parse_module;
+    // Each line doubles the inferred shape: 2^60 arrays after 60 lines, unless bounded.
+    let mut text = String::from("e {\n  t0 = f32[] parameter(0)\n");
+    for k in 1..=60 {
+        text.push_str(&format!("  t{k} = tuple(t{}, t{})\n", k - 1, k - 1));
+    }
+    text.push_str("  ROOT r = tuple(t60)\n}\n");
+    let errs = within(Duration::from_secs(1), "doubling tuples", || {
+        parse_module(&text).unwrap_err()
+    });
+    assert!(errs.iter().all(|e| e.kind() == ErrorKind::Unsupported));
+    assert!(errs[0].message().contains("write the tuple's shape"));
+    // A chain of one-element tuples nests one level per line: the limit is MAX_NESTING.
+    let chain = |n: usize| {
+        let mut text = String::from("e {\n  t0 = f32[] parameter(0)\n");
+        for k in 1..=n {
+            text.push_str(&format!("  t{k} = tuple(t{})\n", k - 1));
+        }
+        text.push_str("  ROOT r = f32[] parameter(1)\n}\n");
+        text
+    };
+    on_small_stack(move || {
+        let text = chain(MAX_NESTING);
+        let m = parse_module(&text).unwrap_or_else(|e| panic!("{e}"));
+        let printed = m.to_string();
+        assert_eq!(parse_module(&printed).unwrap().to_string(), printed);
+        let errs = parse_module(&chain(MAX_NESTING + 1)).unwrap_err();
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].kind(), ErrorKind::NestingTooDeep);
+        // Far longer: errors, in time linear in the text (each nesting error restarts the
+        // chain from an empty tuple, and the copies stay within the budget).
+        let text = chain(20_000);
+        let errs = within(Duration::from_secs(5), "a long chain", || {
+            parse_module(&text).unwrap_err()
+        });
+        assert_eq!(errs[0].kind(), ErrorKind::NestingTooDeep);
+    });
+}
+
+#[test]
+fn traversals_of_empty_arrays_with_huge_dimensions() {
+    // Fuzz finding (multiply overflow): a `*` group with a zero dimension has no elements,
+    // but the strides of its other dimensions overflowed.
+    let p = plan(
+        "u64[0,8,9223372036854775807,4398046511104]{3,2,1,0:T(*,*,*,1,2)(*,*,*,1,2)(*,*,*,1,2)L(262144)M(8)}",
+    );
+    assert_eq!(p.elements(), 0);
+    assert_eq!(p.logical_offsets().count(), 0);
+    assert_eq!(p.memory_order().count(), 0);
+}
+
+#[test]
+fn traversal_tables_are_bounded_by_the_tiling_steps() {
+    // Fuzz finding (1.8 s): 422,400 elements fit the tables, but with 14 tiles of three `*`
+    // each, building them took an offset through ~56 steps per element before the first
+    // element was visited.
+    let text = format!(
+        "u1[8,11,6,<=4,8,5,1,5]{{0,7,3,2,5,4,1,6:T{}}}",
+        "(512,128,*,*,*,8,3)".repeat(14)
+    );
+    let p = plan(&text);
+    let dims = p.dims().to_vec();
+    let first: Vec<usize> = within(Duration::from_secs(1), "14 tiles, logical", || {
+        p.logical_offsets().take(64).collect()
+    });
+    let mut index = vec![0; dims.len()];
+    for &o in &first {
+        assert_eq!(p.offset(&index), o);
+        for d in (0..dims.len()).rev() {
+            index[d] += 1;
+            if index[d] < dims[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+    check_memory_order_start(&p, 64, 10_000);
+}
+
+#[test]
+fn line_comments_inside_attribute_brackets() {
+    use xla_layout::hlo::parse_module;
+    // Fuzz finding: a `//` inside an attribute's brackets ended the value there, so the
+    // printed module did not read back. The comment runs to the end of the line and the value
+    // goes on after it, as XLA's lexer skips comments anywhere.
+    let text = "e {\n  ROOT p = f32[] parameter(0), sharding={devices=[1,// 4,4]}\n  2]<=[2]}\n}\n";
+    let m = parse_module(text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        m.entry().root().attribute("sharding"),
+        Some("{devices=[1,// 4,4]}\n  2]<=[2]}")
+    );
+    let printed = m.to_string();
+    assert_eq!(parse_module(&printed).unwrap().to_string(), printed);
+}
+
+#[test]
+fn buffer_shapes_of_instructions_print_and_read_back() {
+    use xla_layout::hlo::parse_module;
+    // Fuzz finding: a get-tuple-element's inferred shape was a buffer, printed `b(...)`
+    // before the opcode, which the reader took for an opcode `b`.
+    let text = "e {\n  p = (b(u8[2]{0}), f32[]) parameter(0)\n  ROOT r = get-tuple-element(p), index=0\n}\n";
+    let m = parse_module(text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.entry().root().shape.to_string(), "b(u8[2]{0})");
+    let printed = m.to_string();
+    assert!(printed.contains("ROOT %r = b(u8[2]{0}) get-tuple-element(%p), index=0"));
+    assert_eq!(parse_module(&printed).unwrap().to_string(), printed);
 }

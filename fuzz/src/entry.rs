@@ -1,5 +1,4 @@
 //! The runtime entry points, one function each, run on every input under `catch_unwind`.
-//! The HLO reader, once merged, gets its own function here and a line in [`run_all`].
 
 use std::panic::{self, AssertUnwindSafe};
 
@@ -26,7 +25,7 @@ fn guarded(f: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
 
 /// Every entry point on one input, with its result.
 pub(crate) fn run_all(input: &str) -> Vec<(&'static str, Result<(), String>)> {
-    let mut out = Vec::new();
+    let mut out = vec![("hlo", guarded(|| hlo(input)))];
     let parsed = panic::catch_unwind(|| parse(input));
     let parsed = match parsed {
         Ok(p) => p,
@@ -177,6 +176,36 @@ fn plan(a: &ArrayShape) -> Result<(), String> {
     for x in p.index_exprs() {
         if x.tree_size(EXPR_NODES).is_some() {
             let _ = x.to_string();
+        }
+    }
+    Ok(())
+}
+
+/// The HLO reader: a module that reads prints to text that reads to the same printout, every
+/// instruction's operands, attributes and shapes can be looked at, and errors render short.
+fn hlo(input: &str) -> Result<(), String> {
+    let module = match xla_layout::hlo::parse_module(input) {
+        Ok(m) => m,
+        Err(errors) => return render(input, &errors),
+    };
+    let text = module.to_string();
+    let again = xla_layout::hlo::parse_module(&text)
+        .map_err(|e| format!("the printed module fails to read: {e}\n{text}"))?;
+    if again.to_string() != text {
+        return Err(format!("the printed module is not a fixed point:\n{text}"));
+    }
+    let _ = (module.entry().root(), module.entry_computation_layout());
+    for c in module.computations() {
+        let _ = (c.root(), c.parameters().count());
+        for i in &c.instructions {
+            i.shape
+                .validate()
+                .map_err(|e| format!("the shape of `{}` fails validation: {e}", i.name))?;
+            for o in i.operands.iter() {
+                let _ = (o.name, o.shape(), o.text(), o.is_nested());
+            }
+            let _ = i.attributes.iter().count();
+            let _ = i.called_computations().count();
         }
     }
     Ok(())

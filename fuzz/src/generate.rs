@@ -174,26 +174,58 @@ fn shape(rng: &mut Rng, depth: usize) -> String {
     }
 }
 
-/// Changes a few bytes of `s`: flips, deletions, duplications, insertions of grammar pieces.
+/// Changes a few bytes of `s`: flips, deletions, duplications, insertions of shape grammar
+/// pieces.
 fn mutate(rng: &mut Rng, s: &str) -> String {
-    const PIECES: [&str; 16] = [
-        "*",
-        ",",
-        "(",
-        ")",
-        "{",
-        "}",
-        ":",
-        "T(",
-        "L(",
-        "E(",
-        "M(",
-        "SC(",
-        "<=",
-        "?",
-        "9223372036854775807",
-        "2305843009213693952",
-    ];
+    mutate_with(rng, s, &SHAPE_PIECES)
+}
+
+/// Pieces of the shape grammar that mutations insert.
+const SHAPE_PIECES: [&str; 16] = [
+    "*",
+    ",",
+    "(",
+    ")",
+    "{",
+    "}",
+    ":",
+    "T(",
+    "L(",
+    "E(",
+    "M(",
+    "SC(",
+    "<=",
+    "?",
+    "9223372036854775807",
+    "2305843009213693952",
+];
+
+/// Pieces of the HLO grammar that mutations insert.
+const HLO_PIECES: [&str; 20] = [
+    "%",
+    "=",
+    "ROOT ",
+    "ENTRY ",
+    "\n",
+    "{",
+    "}",
+    "(",
+    ")",
+    ",",
+    "\"",
+    "/*",
+    "//",
+    "tuple(",
+    "get-tuple-element(",
+    "), index=0",
+    "f32[] ",
+    "(f32[], s32[]) ",
+    "calls=",
+    "HloModule ",
+];
+
+/// [`mutate`] with the given pieces to insert.
+fn mutate_with(rng: &mut Rng, s: &str, pieces: &[&str]) -> String {
     let mut b = s.as_bytes().to_vec();
     for _ in 0..1 + rng.below(4) {
         let at = rng.below(b.len() + 1);
@@ -203,7 +235,7 @@ fn mutate(rng: &mut Rng, s: &str) -> String {
             }
             1 if at < b.len() => b[at] = b"0123456789,*(){}:[]<=?-TLESCM"[rng.below(29)],
             2 => {
-                let piece = PIECES[rng.below(PIECES.len())].as_bytes();
+                let piece = pieces[rng.below(pieces.len())].as_bytes();
                 b.splice(at..at, piece.iter().copied());
             }
             3 if at < b.len() => {
@@ -217,9 +249,85 @@ fn mutate(rng: &mut Rng, s: &str) -> String {
     String::from_utf8_lossy(&b).into_owned()
 }
 
+/// Real HLO from the repository's modules (`tests/data/hlo/modules`): the small modules
+/// whole, and the instruction lines of all of them.
+pub(crate) struct Hlo {
+    modules: Vec<String>,
+    lines: Vec<String>,
+}
+
+impl Hlo {
+    /// Reads the modules; no modules (an empty list) if the directory cannot be read.
+    pub(crate) fn load() -> Hlo {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/hlo/modules");
+        let mut paths: Vec<_> = std::fs::read_dir(dir)
+            .map(|d| d.filter_map(|e| Some(e.ok()?.path())).collect())
+            .unwrap_or_default();
+        paths.sort();
+        let mut hlo = Hlo {
+            modules: Vec::new(),
+            lines: Vec::new(),
+        };
+        for text in paths.iter().filter_map(|p| std::fs::read_to_string(p).ok()) {
+            hlo.lines.extend(
+                text.lines()
+                    .filter(|l| l.contains(" = ") && l.len() < 2_000)
+                    .map(str::to_string),
+            );
+            if text.len() <= 8_000 {
+                hlo.modules.push(text);
+            }
+        }
+        hlo
+    }
+}
+
+/// A small module around generated shapes: a parameter and one instruction on it.
+fn hlo_generated(rng: &mut Rng) -> String {
+    let (param, result) = (shape(rng, 0), shape(rng, 0));
+    let root = match rng.below(5) {
+        0 => format!("{result} negate({param} p)"),
+        1 => format!("{result} bitcast(p)"),
+        2 => "tuple(p, p)".to_string(),
+        3 => "get-tuple-element(p), index=0".to_string(),
+        _ => format!("{result} fusion(p), kind=kLoop, calls=f"),
+    };
+    format!(
+        "HloModule m\n\nf {{\n  x = {param} parameter(0)\n  ROOT y = {param} copy(x)\n}}\n\n\
+         ENTRY e {{\n  p = {param} parameter(0)\n  ROOT r = {root}\n}}\n"
+    )
+}
+
+/// One HLO input: a real module, mutated or not, real lines spliced into a module, or a
+/// module around generated shapes.
+fn hlo_input(rng: &mut Rng, hlo: &Hlo) -> String {
+    if hlo.modules.is_empty() {
+        return hlo_generated(rng);
+    }
+    let module = &hlo.modules[rng.below(hlo.modules.len())];
+    match rng.below(6) {
+        0 => module.clone(),
+        1 | 2 => mutate_with(rng, module, &HLO_PIECES),
+        3 => {
+            let n = 1 + rng.below(8);
+            let lines: Vec<&str> = (0..n)
+                .map(|_| hlo.lines[rng.below(hlo.lines.len())].as_str())
+                .collect();
+            format!("HloModule m\n\nENTRY e {{\n{}\n}}\n", lines.join("\n"))
+        }
+        4 => {
+            let generated = hlo_generated(rng);
+            mutate_with(rng, &generated, &HLO_PIECES)
+        }
+        _ => hlo_generated(rng),
+    }
+}
+
 /// One input.
-pub(crate) fn input(rng: &mut Rng, seeds: &[&str]) -> String {
+pub(crate) fn input(rng: &mut Rng, seeds: &[&str], hlo: &Hlo) -> String {
     match rng.below(40) {
+        // HLO modules.
+        38 | 39 => hlo_input(rng, hlo),
         // Long inputs with many errors on one line.
         0 => {
             let n = 1 + rng.below(3000);

@@ -1,12 +1,15 @@
 //! Fuzz harness for xla-layout, on stable Rust.
 //!
 //! `cargo run --profile fuzz -p xla-layout-fuzz -- --inputs N --seed S` generates N inputs
-//! from seed S (grammar-aware shapes biased to edge values, and byte mutations of the real
-//! shapes in `seeds.txt`), runs every runtime entry point on each under `catch_unwind`, and
+//! from seed S (grammar-aware shapes biased to edge values, byte mutations of the real shapes
+//! in `seeds.txt`, and HLO modules: the repository's real ones whole, mutated or spliced line
+//! by line, and small ones around generated shapes), runs every runtime entry point on each
+//! (shape parser, validator, printer, `Plan`, rendering, HLO reader) under `catch_unwind`, and
 //! reports any panic, any input that allocates more than 1 GiB at once, and any input that
 //! takes more than a second. The `fuzz` profile is release with overflow checks on. Each
 //! input is written to `target/fuzz-current-input.txt` before it runs, so that an abort
-//! (the allocator refuses past 4 GiB) leaves it behind. Exits 1 if anything was found.
+//! (the allocator refuses past 4 GiB) leaves it behind, and the input of each finding is
+//! written whole to `target/fuzz-findings/`. Exits 1 if anything was found.
 
 mod alloc_count;
 mod entry;
@@ -49,6 +52,7 @@ fn main() {
         }
     }
     let seeds: Vec<&str> = include_str!("../seeds.txt").lines().collect();
+    let hlo = generate::Hlo::load();
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../target/fuzz-current-input.txt"
@@ -60,7 +64,7 @@ fn main() {
     let started = Instant::now();
     let mut slowest = (Duration::ZERO, String::new());
     for n in 0..inputs {
-        let input = generate::input(&mut rng, &seeds);
+        let input = generate::input(&mut rng, &seeds, &hlo);
         current.rewind().and_then(|()| current.set_len(0)).ok();
         current.write_all(input.as_bytes()).ok();
         alloc_count::reset_peak();
@@ -103,7 +107,12 @@ fn main() {
         }
     }
     let wall = started.elapsed();
-    for f in &findings {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/fuzz-findings");
+    if !findings.is_empty() {
+        std::fs::create_dir_all(dir).ok();
+    }
+    for (k, f) in findings.iter().enumerate() {
+        std::fs::write(format!("{dir}/seed{seed}-{k}.txt"), &f.input).ok();
         println!(
             "FINDING [{}] {}\n  input: {:?}",
             f.entry,

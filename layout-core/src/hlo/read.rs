@@ -6,6 +6,7 @@
 //! and reading goes on, so one call reports every problem it can.
 
 use alloc::format;
+use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -17,11 +18,25 @@ use crate::hlo::module::{Alias, Computation, ComputationLayout, Instruction, Mod
 use crate::hlo::names::{NameTable, hash};
 use crate::hlo::operand::Operands;
 use crate::hlo::scan::Cursor;
-use crate::model::{Error, ErrorKind, Errors, Shape};
+use crate::model::{Error, ErrorKind, Errors, MAX_NESTING, Shape};
 use crate::text::parse_embedded;
 
 /// The deepest nesting of unnamed instructions in operand lists (`add(f32[] constant(1), ...)`).
-pub const MAX_NESTED_INSTRUCTIONS: usize = 64;
+///
+/// The reader reads a nested instruction by recursion, and a level takes several KiB of
+/// stack in a debug build; 16 levels stay well inside a 256 KiB thread stack, and real modules
+/// nest a few levels at most (XLA prints every instruction on its own line).
+///
+/// ```
+/// use xla_layout::hlo::{MAX_NESTED_INSTRUCTIONS, parse_module};
+/// let nested = |n: usize| {
+///     let ops = "f32[] negate(".repeat(n);
+///     format!("e {{\n  p = f32[] parameter(0)\n  ROOT r = {ops}p{}\n}}", ")".repeat(n))
+/// };
+/// assert!(parse_module(&nested(MAX_NESTED_INSTRUCTIONS)).is_ok());
+/// assert!(parse_module(&nested(MAX_NESTED_INSTRUCTIONS + 1)).is_err());
+/// ```
+pub const MAX_NESTED_INSTRUCTIONS: usize = 16;
 
 /// Reads a whole HLO module (`HloModule name, attr=...` then computations), as XLA's parser
 /// accepts it: every computation, instruction, shape (validated, with layouts), opcode,
@@ -52,6 +67,7 @@ pub fn parse_module(text: &str) -> Result<Module<'_>, Errors> {
         instructions: Vec::new(),
         nested: Vec::new(),
         operand_shapes: Vec::new(),
+        copy_budget: text.len().saturating_add(COPY_ALLOWANCE),
     };
     match r.module() {
         Ok(module) if r.errors.is_empty() => Ok(module),
@@ -81,7 +97,13 @@ struct Reader<'a> {
     /// Every valid shape read so far, by its exact text: a module repeats few shapes many
     /// times, and the same text always reads as the same shape.
     shapes: HashTable<(u64, &'a str, Arc<Shape>)>,
+    /// How many more shapes (arrays, tuples, ...) inferred shapes may copy from their
+    /// operands: the module's length in bytes plus [`COPY_ALLOWANCE`] in all.
+    copy_budget: usize,
 }
+
+/// Shapes that inferred shapes may copy beyond one per byte of the module.
+const COPY_ALLOWANCE: usize = 1 << 16;
 
 fn undefined(kind: &str, name: &str, span: Range<usize>) -> Error {
     Error::new(
@@ -663,7 +685,8 @@ impl<'a> Reader<'a> {
             self.c.pos = if shape.is_some() { start } else { name_start };
             let (_, nested) = self.rhs("", start, depth + 1)?;
             if let (true, Some(shape)) = (collect, nested) {
-                self.operand_shapes.push(Shape::clone(&shape));
+                let copy = self.copy_operand_shape(&shape, start..self.c.pos);
+                self.operand_shapes.push(copy);
             }
             return Ok(());
         }
@@ -675,13 +698,56 @@ impl<'a> Reader<'a> {
         }
         if collect {
             let shape = match (shape, found) {
-                (Some(s), _) => Shape::clone(&s),
-                (None, Some(i)) => Shape::clone(&self.instructions[i].shape),
+                (Some(s), _) => self.copy_operand_shape(&s, start..span.end),
+                (None, Some(i)) => {
+                    let s = Arc::clone(&self.instructions[i].shape);
+                    self.copy_operand_shape(&s, start..span.end)
+                }
                 (None, None) => Shape::Tuple(Vec::new()),
             };
             self.operand_shapes.push(shape);
         }
         Ok(())
+    }
+
+    /// A copy of an operand's shape for an inferred shape, or an empty tuple and an error
+    /// when the inferred shape would nest deeper than [`MAX_NESTING`] or the module's inferred
+    /// shapes would copy more shapes than the budget allows (a chain of `t2 = tuple(t1, t1)`
+    /// lines doubles the shape at each line).
+    fn copy_operand_shape(&mut self, shape: &Shape, span: Range<usize>) -> Shape {
+        let mut stack = alloc::vec![(shape, 0usize)];
+        let mut count = 0usize;
+        while let Some((s, depth)) = stack.pop() {
+            count += 1;
+            let error = if count > self.copy_budget {
+                Some((
+                    ErrorKind::Unsupported,
+                    String::from(
+                        "inferring the shapes of this module's tuples copies more shapes than \
+                         the module has bytes; write the tuple's shape before `tuple`",
+                    ),
+                ))
+            } else if matches!(s, Shape::Tuple(_)) && depth + 1 >= MAX_NESTING {
+                Some((
+                    ErrorKind::NestingTooDeep,
+                    format!(
+                        "the inferred tuple shape would nest more than {MAX_NESTING} levels \
+                         deep; flatten it"
+                    ),
+                ))
+            } else {
+                None
+            };
+            if let Some((kind, message)) = error {
+                self.errors.push(Error::new(kind, Some(span), message));
+                return Shape::Tuple(Vec::new());
+            }
+            if let Shape::Tuple(elements) = s {
+                stack.extend(elements.iter().map(|e| (e, depth + 1)));
+            }
+        }
+        self.copy_budget -= count;
+        shape.clone()
     }
 
     /// Infers the shape of `tuple`, `get-tuple-element` and `after-all` written without one,
@@ -695,9 +761,9 @@ impl<'a> Reader<'a> {
                 let index = instruction
                     .attribute("index")
                     .and_then(|v| v.parse::<usize>().ok());
-                match (self.operand_shapes.first(), index) {
+                match (self.operand_shapes.first_mut(), index) {
                     (Some(Shape::Tuple(elements)), Some(i)) if i < elements.len() => {
-                        Some(elements[i].clone())
+                        Some(core::mem::replace(&mut elements[i], Shape::Token))
                     }
                     _ => {
                         self.errors.push(Error::new(

@@ -156,9 +156,21 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Whether a shape starts at the cursor: `(` or an element type followed by `[`.
+    /// Whether a shape starts at the cursor: `(`, an element type followed by `[`, or `b(`
+    /// and one.
     pub(crate) fn at_shape(&self) -> bool {
-        self.peek() == Some(b'(') || self.ident_followed_by(b'[')
+        if self.peek() == Some(b'(') || self.ident_followed_by(b'[') {
+            return true;
+        }
+        // A buffer such as `b(f32[2]{0})`: `b(` and an element type (no opcode is `b`).
+        let rest = &self.bytes[self.pos..];
+        rest.starts_with(b"b(") && {
+            let n = rest[2..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                .count();
+            n > 0 && rest.get(2 + n) == Some(&b'[')
+        }
     }
 
     /// Where the shape at the cursor ends, when its bytes alone tell: an element type, `[...]`
@@ -349,6 +361,12 @@ impl<'a> Cursor<'a> {
                 b'"' => self.skip_string()?,
                 b'/' => match self.peek_at(1) {
                     Some(b'*') if depth > 0 => self.skip_block_comment()?,
+                    // A line comment inside brackets runs to the end of the line; the value
+                    // goes on after it.
+                    Some(b'/') if depth > 0 => {
+                        self.pos = memchr::memchr(b'\n', &self.bytes[self.pos..])
+                            .map_or(self.bytes.len(), |n| self.pos + n);
+                    }
                     Some(b'*' | b'/') => return Ok(start..self.pos),
                     _ => self.pos += 1,
                 },

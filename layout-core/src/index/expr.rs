@@ -68,7 +68,7 @@ impl Bounded {
                 Some(at) => Expr::Div(x.clone(), at),
                 None => Expr::Zero,
             },
-            Expr::MulAdd(a, m, b) if t % m == 0 => {
+            Expr::MulAdd(a, m, b) if t.is_multiple_of(*m) => {
                 // (a*m + b) / (k*m) = a / k, as b < m.
                 let a = Bounded::new((**a).clone(), self.bound.div_ceil(*m));
                 return Bounded::new(a.div(t / m).expr, bound);
@@ -96,7 +96,7 @@ impl Bounded {
             Expr::MulAdd(_, m, b) if m % t == 0 => {
                 return Bounded::new((**b).clone(), *m).rem(t);
             }
-            Expr::MulAdd(a, m, b) if t % m == 0 => {
+            Expr::MulAdd(a, m, b) if t.is_multiple_of(*m) => {
                 let a = Bounded::new((**a).clone(), self.bound.div_ceil(*m)).rem(t / m);
                 let b = Bounded::new((**b).clone(), *m);
                 return Bounded::new(a.mul_add(*m, &b).expr, t);

@@ -4,6 +4,7 @@
 
 mod expr;
 mod plan;
+mod seek;
 mod traverse;
 
 pub use expr::Expr;

@@ -10,18 +10,27 @@
 //! coordinates ("local ids") that hold one of its elements, and the walk jumps from one
 //! element to the next with a binary search, over any run of padding.
 //!
-//! Groups larger than [`TABLE_CAP`] elements in total get no tables: the walk then computes
-//! each offset with [`Plan::offset`] (logical order) or [`Plan::index_of`] (memory order).
+//! Groups larger than [`TABLE_CAP`] elements in total, or whose tables would cost more than
+//! [`TABLE_WORK`] (many tiling steps), get no tables: the walk then computes
+//! each offset with [`Plan::offset`] (logical order), or finds the next slot that holds an
+//! element by bounds over the expanded coordinates, skipping runs of padding in a few tests
+//! per coordinate (memory order, see `seek`).
 
 use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::index::Plan;
+use crate::index::seek::next_element;
 use crate::model::tiling::Step;
 
 /// The most table entries (summed over groups) a traversal builds; past it, it computes
 /// offsets one by one instead.
 const TABLE_CAP: usize = 1 << 20;
+
+/// The most work (table entries × tiling steps, each entry being one [`Plan::offset`]) a
+/// traversal spends on tables, so that layouts with many tiles do not pay for every element
+/// before the first is visited.
+const TABLE_WORK: usize = 1 << 23;
 
 /// One group of physical dimensions and its tables.
 #[derive(Clone, Debug)]
@@ -114,13 +123,17 @@ impl Groups {
             })?;
             total = total.checked_add(size).filter(|&t| t <= TABLE_CAP)?;
         }
+        if total.saturating_mul(plan.steps.len() + 1) > TABLE_WORK {
+            return None;
+        }
         let mut dim_group = vec![(0, 0); rank];
         let mut groups = Vec::with_capacity(members.len());
         for (g, positions) in members.iter().enumerate() {
             let dims: Vec<usize> = positions.iter().map(|&p| plan.physical[p]).collect();
-            let mut strides = vec![1; dims.len()];
+            let mut strides = vec![1usize; dims.len()];
+            // Within the table cap unless a dimension of the group is 0 (no elements, no walk).
             for k in (0..dims.len().saturating_sub(1)).rev() {
-                strides[k] = strides[k + 1] * plan.dims[dims[k + 1]];
+                strides[k] = strides[k + 1].saturating_mul(plan.dims[dims[k + 1]]);
             }
             for (&d, &s) in dims.iter().zip(&strides) {
                 dim_group[d] = (g, s);
@@ -314,7 +327,8 @@ enum MemoryWalk {
         /// For each expanded position: its group and the index of the position in it.
         position: Vec<Option<(usize, usize)>>,
     },
-    /// [`Plan::index_of`] of each slot in turn (groups too large for tables).
+    /// The next slot that holds an element, found by bounds over the expanded coordinates,
+    /// and its [`Plan::index_of`] (groups too large for tables).
     Slots { plan: Plan, offset: usize },
 }
 
@@ -475,15 +489,16 @@ impl MemoryWalk {
         }
     }
 
-    /// Moves a `Slots` walk to the first element at or after its offset.
+    /// Moves a `Slots` walk to the first element at or after its offset, jumping over
+    /// padding.
     fn seek_element(&mut self, index: &mut [usize]) {
         if let MemoryWalk::Slots { plan, offset } = self {
-            while *offset < plan.tiled_elements {
-                if let Some(i) = plan.index_of(*offset) {
+            match next_element(plan, *offset).and_then(|o| Some((o, plan.index_of(o)?))) {
+                Some((o, i)) => {
+                    *offset = o;
                     index.copy_from_slice(&i);
-                    return;
                 }
-                *offset += 1;
+                None => *offset = plan.tiled_elements,
             }
         }
     }

@@ -140,7 +140,7 @@ impl ArrayShape {
 /// let s: xla_layout::Shape = "(f32[1572864],s8[5120,1024])".parse().unwrap();
 /// assert_eq!(s.to_string(), "(f32[1572864]{0}, s8[5120,1024]{1,0})");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, Eq)]
 pub enum Shape {
     /// An array such as `f32[2,3]{1,0}`.
     Array(ArrayShape),
@@ -175,6 +175,10 @@ impl Shape {
     /// let s: xla_layout::Shape = "f32[2]".parse().unwrap();
     /// assert_eq!(s.into_array().unwrap().to_string(), "f32[2]{0}");
     /// ```
+    #[expect(
+        clippy::result_large_err,
+        reason = "the error is the shape itself, handed back by value as `Box::try_from` does"
+    )]
     pub fn into_array(mut self) -> Result<ArrayShape, Shape> {
         match &mut self {
             Shape::Array(a) => Ok(core::mem::replace(
@@ -222,6 +226,105 @@ impl Shape {
             Shape::Buffer(_) => "a buffer",
             Shape::Token => "`token[]`",
             Shape::Opaque => "`opaque[]`",
+        }
+    }
+}
+
+impl Shape {
+    /// A copy of a shape that is not a tuple.
+    fn clone_leaf(&self) -> Shape {
+        match self {
+            Shape::Array(a) => Shape::Array(a.clone()),
+            Shape::Buffer(a) => Shape::Buffer(a.clone()),
+            Shape::Tuple(_) => Shape::Tuple(Vec::new()),
+            Shape::Token => Shape::Token,
+            Shape::Opaque => Shape::Opaque,
+        }
+    }
+}
+
+impl Clone for Shape {
+    /// Copies nested tuples with a heap stack instead of recursion (see [`Drop`]).
+    ///
+    /// ```
+    /// let s: xla_layout::Shape = "((f32[2]), token[])".parse().unwrap();
+    /// assert_eq!(s.clone(), s);
+    /// ```
+    fn clone(&self) -> Shape {
+        let Shape::Tuple(top) = self else {
+            return self.clone_leaf();
+        };
+        // Each open tuple: the elements still to copy and the copies made so far.
+        let mut open = alloc::vec![(top.iter(), Vec::with_capacity(top.len()))];
+        while let Some((rest, copied)) = open.last_mut() {
+            match rest.next() {
+                Some(Shape::Tuple(inner)) => {
+                    open.push((inner.iter(), Vec::with_capacity(inner.len())))
+                }
+                Some(leaf) => copied.push(leaf.clone_leaf()),
+                None => {
+                    let tuple = Shape::Tuple(core::mem::take(copied));
+                    open.pop();
+                    match open.last_mut() {
+                        Some((_, parent)) => parent.push(tuple),
+                        None => return tuple,
+                    }
+                }
+            }
+        }
+        Shape::Tuple(Vec::new())
+    }
+}
+
+impl PartialEq for Shape {
+    /// Compares nested tuples with a heap stack instead of recursion (see [`Drop`]).
+    ///
+    /// ```
+    /// let a: xla_layout::Shape = "(f32[2], (s8[3]))".parse().unwrap();
+    /// let b: xla_layout::Shape = "(f32[2]{0}, (s8[3]{0}))".parse().unwrap();
+    /// assert_eq!(a, b);
+    /// assert_ne!(a, "(f32[2], s8[3])".parse().unwrap());
+    /// ```
+    fn eq(&self, other: &Shape) -> bool {
+        let mut pairs = alloc::vec![(self, other)];
+        while let Some(pair) = pairs.pop() {
+            match pair {
+                (Shape::Tuple(a), Shape::Tuple(b)) if a.len() == b.len() => {
+                    pairs.extend(a.iter().zip(b));
+                }
+                (Shape::Array(a), Shape::Array(b)) if a == b => {}
+                (Shape::Buffer(a), Shape::Buffer(b)) if a == b => {}
+                (Shape::Token, Shape::Token) | (Shape::Opaque, Shape::Opaque) => {}
+                _ => return false,
+            }
+        }
+        true
+    }
+}
+
+impl core::hash::Hash for Shape {
+    /// Hashes the shapes in pre-order with each tuple's length, with a heap stack instead of
+    /// recursion (see [`Drop`]); equal shapes hash equally.
+    ///
+    /// ```
+    /// use std::collections::HashSet;
+    /// let a: xla_layout::Shape = "(f32[2], (s8[3]))".parse().unwrap();
+    /// let set: HashSet<_> = [a.clone(), a].into_iter().collect();
+    /// assert_eq!(set.len(), 1);
+    /// ```
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        let mut stack = alloc::vec![self];
+        while let Some(shape) = stack.pop() {
+            core::mem::discriminant(shape).hash(state);
+            match shape {
+                Shape::Array(a) => a.hash(state),
+                Shape::Buffer(a) => a.hash(state),
+                Shape::Tuple(elements) => {
+                    elements.len().hash(state);
+                    stack.extend(elements.iter().rev());
+                }
+                Shape::Token | Shape::Opaque => {}
+            }
         }
     }
 }

@@ -347,8 +347,8 @@ fn check_array(a: &ArrayShape, spans: Option<&ArraySpans>, errors: &mut Vec<Erro
 }
 
 /// The product of `values` as text, exactly when it fits in 128 bits.
-fn wide_product(values: impl Iterator<Item = u128>) -> String {
-    wide(values.fold(Some(1u128), |acc, v| acc?.checked_mul(v)))
+fn wide_product(mut values: impl Iterator<Item = u128>) -> String {
+    wide(values.try_fold(1u128, |acc, v| acc.checked_mul(v)))
 }
 
 /// A size as text: the number, or "more than 2^128" when it did not fit in 128 bits.
@@ -420,7 +420,7 @@ fn check_split_configs(a: &ArrayShape, at: &At<'_>, permutation_ok: bool, errors
             }
             // XLA stores `?` as the size i64::MIN, so every split index is out of bounds.
             Some(None) => {
-                for k in 0..idx.len() {
+                for (k, index) in idx.iter().enumerate() {
                     errors.push(Error::new(
                         ErrorKind::SplitIndexOutOfRange,
                         split_span(&|s| s.2.get(k).cloned()),
@@ -428,7 +428,7 @@ fn check_split_configs(a: &ArrayShape, at: &At<'_>, permutation_ok: bool, errors
                             "physical dimension {d} is unbounded (`?`), so it has no size to split \
                              at {}; give it a static size or a bound (`<=N`), or drop the split \
                              config",
-                            idx[k]
+                            index
                         ),
                     ));
                 }

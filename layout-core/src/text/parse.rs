@@ -126,6 +126,14 @@ pub(crate) fn parse_embedded(
 /// The attributes of a layout, in the only order XLA accepts.
 const ATTRIBUTE_ORDER: [&str; 7] = ["D", "T", "L", "E", "S", "SC", "M"];
 
+/// A tuple or buffer whose `)` has not been read yet.
+enum Frame {
+    /// The elements read so far.
+    Tuple(Vec<Shape>),
+    /// A buffer `b(`, with where its inner shape starts.
+    Buffer { inner_start: usize },
+}
+
 struct Parser<'a> {
     lexer: Lexer<'a>,
     ahead: Vec<Token<'a>>,
@@ -263,40 +271,92 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// One shape at nesting level `depth`. Iterative: each open tuple or buffer is a frame on
+    /// a heap stack, so the nesting depth costs no native stack.
     fn parse_shape(&mut self, depth: usize) -> Result<Shape, Error> {
-        let t = self.peek()?.clone();
-        match t.tok {
-            Tok::LParen => {
-                self.check_depth(depth, &t.span)?;
-                self.parse_tuple(depth + 1)
-            }
-            Tok::Ident("b") if self.peek2()? == Tok::LParen => {
-                self.check_depth(depth, &t.span)?;
-                self.next()?;
-                self.next()?;
-                let inner_start = self.peek()?.span.start;
-                let inner = self.parse_shape(depth + 1)?;
+        let mut open: Vec<Frame> = Vec::new();
+        loop {
+            // The start of a shape: an array is read whole, a tuple or buffer opens a frame.
+            let t = self.peek()?.clone();
+            let mut done = match t.tok {
+                Tok::LParen => {
+                    self.check_depth(depth + open.len(), &t.span)?;
+                    self.next()?;
+                    if self.eat(Tok::RParen)?.is_none() {
+                        open.push(Frame::Tuple(Vec::new()));
+                        continue;
+                    }
+                    Shape::Tuple(Vec::new())
+                }
+                Tok::Ident("b") if self.peek2()? == Tok::LParen => {
+                    self.check_depth(depth + open.len(), &t.span)?;
+                    self.next()?;
+                    self.next()?;
+                    let inner_start = self.peek()?.span.start;
+                    open.push(Frame::Buffer { inner_start });
+                    continue;
+                }
+                Tok::Ident(name) => self.parse_array(name, t.span)?,
+                _ => {
+                    return Err(unexpected(
+                        &t,
+                        "a shape (an element type such as `f32`, a tuple `(...)`, `token[]` or \
+                         `opaque[]`)",
+                    ));
+                }
+            };
+            // A finished shape closes the frames it completes, up to a tuple that goes on.
+            loop {
+                let Some(frame) = open.last_mut() else {
+                    return Ok(done);
+                };
                 if self.peek()?.tok == Tok::LBrace {
                     return Err(self.not_a_layout(ErrorKind::UnexpectedToken)?);
                 }
-                let inner_end = self.expect(Tok::RParen, "`)` to close the buffer `b(...)`")?;
-                match inner.into_array() {
-                    Ok(a) => Ok(Shape::Buffer(Box::new(a))),
-                    Err(other) => Err(Error::new(
-                        ErrorKind::InvalidBuffer,
-                        Some(inner_start..inner_end.start),
-                        format!(
-                            "a buffer `b(...)` holds one array shape, not {}",
-                            other.kind_name()
-                        ),
-                    )),
+                match frame {
+                    Frame::Buffer { inner_start } => {
+                        let inner_start = *inner_start;
+                        let inner_end =
+                            self.expect(Tok::RParen, "`)` to close the buffer `b(...)`")?;
+                        open.pop();
+                        done = match done.into_array() {
+                            Ok(a) => Shape::Buffer(Box::new(a)),
+                            Err(other) => {
+                                return Err(Error::new(
+                                    ErrorKind::InvalidBuffer,
+                                    Some(inner_start..inner_end.start),
+                                    format!(
+                                        "a buffer `b(...)` holds one array shape, not {}",
+                                        other.kind_name()
+                                    ),
+                                ));
+                            }
+                        };
+                    }
+                    Frame::Tuple(elements) => {
+                        elements.push(done);
+                        let t = self.next()?;
+                        match t.tok {
+                            Tok::Comma => {
+                                let next = self.peek()?;
+                                if next.tok == Tok::RParen {
+                                    return Err(Error::new(
+                                        ErrorKind::UnexpectedToken,
+                                        Some(next.span.clone()),
+                                        "expected a shape after `,`; a tuple has no trailing comma",
+                                    ));
+                                }
+                                break;
+                            }
+                            Tok::RParen => {
+                                done = Shape::Tuple(core::mem::take(elements));
+                                open.pop();
+                            }
+                            _ => return Err(unexpected(&t, "`,` or `)` in a tuple")),
+                        }
+                    }
                 }
             }
-            Tok::Ident(name) => self.parse_array(name, t.span),
-            _ => Err(unexpected(
-                &t,
-                "a shape (an element type such as `f32`, a tuple `(...)`, `token[]` or `opaque[]`)",
-            )),
         }
     }
 
@@ -309,34 +369,6 @@ impl<'a> Parser<'a> {
             ));
         }
         Ok(())
-    }
-
-    fn parse_tuple(&mut self, depth: usize) -> Result<Shape, Error> {
-        self.next()?;
-        let mut elements = Vec::new();
-        if self.eat(Tok::RParen)?.is_some() {
-            return Ok(Shape::Tuple(elements));
-        }
-        loop {
-            if self.peek()?.tok == Tok::RParen {
-                let t = self.peek()?.clone();
-                return Err(Error::new(
-                    ErrorKind::UnexpectedToken,
-                    Some(t.span),
-                    "expected a shape after `,`; a tuple has no trailing comma",
-                ));
-            }
-            elements.push(self.parse_shape(depth)?);
-            if self.peek()?.tok == Tok::LBrace {
-                return Err(self.not_a_layout(ErrorKind::UnexpectedToken)?);
-            }
-            let t = self.next()?;
-            match t.tok {
-                Tok::Comma => {}
-                Tok::RParen => return Ok(Shape::Tuple(elements)),
-                _ => return Err(unexpected(&t, "`,` or `)` in a tuple")),
-            }
-        }
     }
 
     fn parse_array(&mut self, name: &'a str, name_span: Range<usize>) -> Result<Shape, Error> {

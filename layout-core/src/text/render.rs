@@ -113,15 +113,11 @@ impl<'a> Renderer<'a> {
         } else {
             (line_start, false)
         };
-        let mut shown_to = shown_from;
-        let mut shown_chars = 0;
-        for (i, c) in source[shown_from..line_end].char_indices() {
-            if shown_chars == LINE_WINDOW {
-                break;
-            }
-            shown_chars += 1;
-            shown_to = shown_from + i + c.len_utf8();
-        }
+        let shown_to = source[shown_from..line_end]
+            .char_indices()
+            .take(LINE_WINDOW)
+            .last()
+            .map_or(shown_from, |(i, c)| shown_from + i + c.len_utf8());
         let cut = shown_to < line_end;
         let caret_col = if skipped { CONTEXT_BEFORE + 3 } else { col };
         let width = source[start..end.min(shown_to).max(start)]
