@@ -54,7 +54,7 @@ use crate::typed::{Layout, Static, StaticLayout};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BytesError {
-    /// The byte count is not [`Layout::STORAGE_WORDS`] × the word size.
+    /// The byte count is not [`StaticLayout::STORAGE_WORDS`](crate::typed::StaticLayout::STORAGE_WORDS) × the word size.
     Length(LengthError),
     /// A zero-copy view needs the bytes aligned for the word type.
     Misaligned {
