@@ -8,7 +8,7 @@ use xla_layout_core::typed::{marker_name, text_chunks};
 use xla_layout_core::{ArrayShape, Dim, Expr, Plan, TileDim};
 
 use crate::source::spanned;
-use crate::spell::{expr, list};
+use crate::typelevel::{expr, list};
 
 /// The shape with every dimension static: dynamic ones at `dynamic(bound)` (`None` for `?`).
 fn at(a: &ArrayShape, dynamic: impl Fn(Option<i64>) -> i64) -> ArrayShape {

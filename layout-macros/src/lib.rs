@@ -11,6 +11,7 @@ mod dynamic;
 mod skeleton;
 mod source;
 mod spell;
+mod typelevel;
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use xla_layout_core::{Error, ErrorKind};

@@ -3,10 +3,11 @@
 use proc_macro2::{Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 use xla_layout_core::typed::{marker_name, padding_code, text_chunks};
-use xla_layout_core::{ArrayShape, ErrorKind, Errors, Expr, PaddingValue, Plan, Shape};
+use xla_layout_core::{ArrayShape, ErrorKind, Errors, PaddingValue, Plan, Shape};
 
 use crate::skeleton::{Node, not_an_array_message};
 use crate::source::{Source, spanned};
+use crate::typelevel::{expr, list};
 
 /// The options after the literal: `padded = [..]` and `padding = zero|one|lowest|highest`.
 #[derive(Default)]
@@ -366,38 +367,4 @@ fn padded_errors(a: &ArrayShape, padded: &Padded, errors: &Errors) -> Vec<syn::E
             spanned(span, span, e.message())
         })
         .collect()
-}
-
-pub(crate) fn list(root: &TokenStream, items: &[usize]) -> TokenStream {
-    items.iter().rev().fold(quote!(#root::Nil), |rest, &v| {
-        let v = Literal::usize_unsuffixed(v);
-        quote!(#root::Cons<#v, #rest>)
-    })
-}
-
-pub(crate) fn expr(root: &TokenStream, e: &Expr) -> TokenStream {
-    let n = |v: usize| Literal::usize_unsuffixed(v);
-    match e {
-        Expr::Zero => quote!(#root::Zero),
-        Expr::Index(d) => {
-            let d = n(*d);
-            quote!(#root::Idx<#d>)
-        }
-        Expr::MulAdd(a, m, b) => {
-            let (a, m, b) = (expr(root, a), n(*m), expr(root, b));
-            quote!(#root::MulAdd<#a, #m, #b>)
-        }
-        Expr::Div(x, t) => {
-            let (x, t) = (expr(root, x), n(*t));
-            quote!(#root::Div<#x, #t>)
-        }
-        Expr::Rem(x, t) => {
-            let (x, t) = (expr(root, x), n(*t));
-            quote!(#root::Rem<#x, #t>)
-        }
-        Expr::Sum(terms) => terms.iter().rev().fold(quote!(#root::Nil), |rest, (x, s)| {
-            let (x, s) = (expr(root, x), n(*s));
-            quote!(#root::Term<#x, #s, #rest>)
-        }),
-    }
 }

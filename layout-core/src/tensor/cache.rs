@@ -1,7 +1,8 @@
-//! Copy plans of typed layout pairs, each built on first use and kept for the rest of the
-//! program: a fixed table of lock-free lists, keyed by the pair's `TypeId`. Entries are never
-//! removed; there is one per pair of layout types the program copies between (two if two
-//! threads build the same one at once).
+//! The typed path into the relayout engine: `copy` for `Tensor::copy_from`, with the copy
+//! plans of static layout pairs built on first use and kept for the rest of the program in a
+//! fixed table of lock-free lists, keyed by the pair's `TypeId`. Entries are never removed;
+//! there is one per pair of layout types the program copies between (two if two threads build
+//! the same one at once).
 #![allow(unsafe_code)]
 
 use alloc::boxed::Box;
@@ -11,6 +12,9 @@ use core::ptr;
 use core::sync::atomic::{AtomicPtr, Ordering};
 
 use super::relayout::CopyPlan;
+use super::words;
+use crate::index::Plan;
+use crate::typed::Layout;
 
 struct Entry {
     key: TypeId,
@@ -79,5 +83,43 @@ pub(crate) fn get(key: TypeId, build: impl FnOnce() -> CopyPlan) -> &'static Cop
                 head = now;
             }
         }
+    }
+}
+
+/// Copies every element of `src` (layout `S`, plan `sp`) into `dst` (layout `D`, plan `dp`).
+/// When both layouts are static (`cached`), the copy plan of the pair is built on first use
+/// and kept, and the plans are not built again; dynamic layouts compile a plan per call for
+/// their extents.
+pub(crate) fn copy<D: Layout, S: Layout<Elem = D::Elem>>(
+    dst: &mut [D::Word],
+    src: &[S::Word],
+    plans: impl Fn() -> (Plan, Plan),
+    cached: bool,
+) {
+    let same_words = TypeId::of::<D::Word>() == TypeId::of::<S::Word>();
+    if let (Some(s), Some(d)) = (words::bytes(src), words::bytes_mut(dst, same_words)) {
+        let build = || {
+            let (dp, sp) = plans();
+            CopyPlan::from_plans(&sp, &dp, D::ELEMENT_TYPE)
+        };
+        if cached {
+            let plan = get(TypeId::of::<(D, S)>(), build);
+            return plan.run(s, d, 0..plan.parts());
+        }
+        let (dp, sp) = plans();
+        if dp.elements() == 0 {
+            return;
+        }
+        if same_words && d.len() == s.len() && dp.bitcast_signature() == sp.bitcast_signature() {
+            // Same offsets for every element: copy every slot, padding included.
+            return d.copy_from_slice(s);
+        }
+        let plan = build();
+        return plan.run(s, d, 0..plan.parts());
+    }
+    // Element types outside the crate's (a user's `ElementType`): through their values.
+    let (dp, sp) = plans();
+    for (d, s) in dp.logical_offsets().zip(sp.logical_offsets()) {
+        D::store(dst, d, S::load(src, s));
     }
 }

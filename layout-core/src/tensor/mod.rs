@@ -848,7 +848,7 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
         let plans = || (L::plan_in(&de), L2::plan_in(&se));
         let cached = TypeId::of::<L::Extents>() == TypeId::of::<Static>()
             && TypeId::of::<L2::Extents>() == TypeId::of::<Static>();
-        relayout::copy::<L, L2>(self.as_mut_slice(), src.as_slice(), plans, cached);
+        cache::copy::<L, L2>(self.as_mut_slice(), src.as_slice(), plans, cached);
         Ok(())
     }
 }

@@ -13,17 +13,15 @@
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::any::TypeId;
 use core::fmt;
 use core::ops::Range;
 
 use super::bits::{self, BitFields};
 use super::digits::loops;
 use super::nest::Nest;
-use super::{LengthError, cache, kernels, stream, words};
+use super::{LengthError, kernels, stream};
 use crate::index::Plan;
 use crate::model::{ArrayShape, Errors, PrimitiveType};
-use crate::typed::Layout;
 
 /// Which buffer of a copy.
 ///
@@ -441,7 +439,7 @@ impl CopyPlan {
     }
 
     /// The copy over buffers of the right lengths.
-    fn run(&self, src: &[u8], dst: &mut [u8], parts: Range<usize>) {
+    pub(crate) fn run(&self, src: &[u8], dst: &mut [u8], parts: Range<usize>) {
         let stream = self.dst.bytes >= stream::STREAM_BYTES;
         let (sp, dp) = (self.src.prefix, self.dst.prefix);
         match &self.how {
@@ -516,42 +514,4 @@ pub fn relayout(
     dst_shape: &ArrayShape,
 ) -> Result<(), RelayoutError> {
     CopyPlan::new(src_shape, dst_shape)?.copy(src, dst)
-}
-
-/// Copies every element of `src` (layout `S`, plan `sp`) into `dst` (layout `D`, plan `dp`).
-/// When both layouts are static (`cached`), the copy plan of the pair is built on first use
-/// and kept, and the plans are not built again; dynamic layouts compile a plan per call for
-/// their extents.
-pub(crate) fn copy<D: Layout, S: Layout<Elem = D::Elem>>(
-    dst: &mut [D::Word],
-    src: &[S::Word],
-    plans: impl Fn() -> (Plan, Plan),
-    cached: bool,
-) {
-    let same_words = TypeId::of::<D::Word>() == TypeId::of::<S::Word>();
-    if let (Some(s), Some(d)) = (words::bytes(src), words::bytes_mut(dst, same_words)) {
-        let build = || {
-            let (dp, sp) = plans();
-            CopyPlan::from_plans(&sp, &dp, D::ELEMENT_TYPE)
-        };
-        if cached {
-            let plan = cache::get(TypeId::of::<(D, S)>(), build);
-            return plan.run(s, d, 0..plan.parts());
-        }
-        let (dp, sp) = plans();
-        if dp.elements() == 0 {
-            return;
-        }
-        if same_words && d.len() == s.len() && dp.bitcast_signature() == sp.bitcast_signature() {
-            // Same offsets for every element: copy every slot, padding included.
-            return d.copy_from_slice(s);
-        }
-        let plan = build();
-        return plan.run(s, d, 0..plan.parts());
-    }
-    // Element types outside the crate's (a user's `ElementType`): through their values.
-    let (dp, sp) = plans();
-    for (d, s) in dp.logical_offsets().zip(sp.logical_offsets()) {
-        D::store(dst, d, S::load(src, s));
-    }
 }
