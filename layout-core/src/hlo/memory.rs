@@ -46,6 +46,10 @@ use crate::model::{ArrayShape, PrimitiveType, Shape};
 use crate::xla::padding::{Padding, padding};
 
 /// Bytes of one entry of a tuple's pointer table (XLA's tuple tables hold 64-bit pointers).
+///
+/// ```
+/// assert_eq!(xla_layout::hlo::memory::TUPLE_POINTER_BYTES, 8);
+/// ```
 pub const TUPLE_POINTER_BYTES: u64 = 8;
 
 /// The most aliasing steps followed to find the buffer behind an output (a bound against
@@ -428,6 +432,15 @@ pub struct Peak {
 }
 
 /// The memory of a whole module: see the [module documentation](self).
+///
+/// ```
+/// use xla_layout::hlo::{memory::analyze, parse_module};
+/// let m = parse_module("e {\n  p = f32[1024,245,64]{1,2,0:T(8,128)} parameter(0)\n  ROOT n = f32[1024,245,64]{1,2,0:T(8,128)} negate(p)\n}").unwrap();
+/// let memory = analyze(&m);
+/// // Each buffer: 245 padded to 256 by T(8,128), 64,225,280 -> 67,108,864 bytes.
+/// assert_eq!(memory.totals.all.bytes, 2 * 67_108_864);
+/// assert_eq!(memory.buffers.len(), 2);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Memory<'m, 'a> {
     /// One entry per computation, in [`Module::computations`] order.

@@ -124,6 +124,12 @@ where
 {
     /// The physical storage as bytes, in native byte order: padding slots included, packed
     /// layouts as their packed bytes (with any `M(n)` prefix).
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let t = Tensor::<layout!(u16[2]{0})>::from_logical(&[0x0102, 0x0304]).unwrap();
+    /// assert_eq!(t.as_bytes(), [0x0102u16, 0x0304].map(u16::to_ne_bytes).concat());
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         bytemuck::cast_slice(self.as_slice())
     }
@@ -165,6 +171,13 @@ where
     /// # Errors
     /// [`BytesError::Length`] if there are not [`StaticLayout::STORAGE_WORDS`] words of
     /// bytes, [`BytesError::InvalidWord`] if a word is not a value of the element type.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// type P = layout!(pred[3]);
+    /// assert_eq!(Tensor::<P>::from_bytes(&[1, 0, 1]).unwrap().to_logical(), [true, false, true]);
+    /// assert!(Tensor::<P>::from_bytes(&[1, 2, 1]).is_err()); // 2 is not a pred
+    /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, BytesError> {
         Self::from_bytes_in(Static, bytes)
     }
@@ -213,6 +226,13 @@ where
     /// [`BytesError::Length`] for a wrong byte count, [`BytesError::Misaligned`] if `bytes`
     /// is not aligned for the word type, [`BytesError::InvalidWord`] if a word is not a
     /// value of the element type.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::TensorRef};
+    /// let bytes = [7u8, 8, 9, 10];
+    /// let t = TensorRef::<layout!(u8[2,2]{0,1})>::from_bytes(&bytes).unwrap();
+    /// assert_eq!(t[[0, 1]], 9);
+    /// ```
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, BytesError> {
         check_bytes::<L>(&Static, bytes)?;
         let words = checked::try_cast_slice(bytes).map_err(|e| cast_error::<L::Word>(bytes, e))?;
@@ -229,6 +249,13 @@ where
     ///
     /// # Errors
     /// As [`TensorRef::from_bytes`].
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::TensorMut};
+    /// let mut bytes = [0u8; 4];
+    /// TensorMut::<layout!(u8[2,2]{0,1})>::from_bytes_mut(&mut bytes).unwrap()[[1, 0]] = 5;
+    /// assert_eq!(bytes, [0, 5, 0, 0]);
+    /// ```
     pub fn from_bytes_mut(bytes: &'a mut [u8]) -> Result<Self, BytesError> {
         check_bytes::<L>(&Static, bytes)?;
         if let Err(e) = checked::try_cast_slice::<u8, L::Word>(bytes) {

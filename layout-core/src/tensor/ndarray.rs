@@ -154,6 +154,13 @@ impl<D: AsRef<[L::Elem]>, L: Layout<Word = <L as Layout>::Elem>> TensorBase<D, L
     /// [`NdarrayError::Tiled`] if the tiles split a dimension, [`NdarrayError::Packed`] for a
     /// packed layout (`u8` with an `M(n)` prefix; other packed layouts store bytes, not
     /// elements, and have no such method).
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let t = Tensor::<layout!(f32[2,3]{0,1})>::from_logical(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    /// let v = t.as_array_view().unwrap();
+    /// assert_eq!((v[[1, 2]], v.strides()), (6.0, &[1, 2][..]));
+    /// ```
     pub fn as_array_view(&self) -> Result<ArrayViewD<'_, L::Elem>, NdarrayError> {
         let (dims, strides) = strided_shape::<L>(&self.extents)?;
         Ok(ArrayView::from_shape(dims.strides(strides), self.data.as_ref()).expect(STRIDES_FIT))
@@ -163,6 +170,13 @@ impl<D: AsRef<[L::Elem]>, L: Layout<Word = <L as Layout>::Elem>> TensorBase<D, L
     ///
     /// # Errors
     /// As [`as_array_view`](Self::as_array_view).
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let mut t = Tensor::<layout!(f32[2,2]{0,1})>::zeros();
+    /// t.as_array_view_mut().unwrap()[[0, 1]] = 3.0;
+    /// assert_eq!(t.as_slice(), &[0.0, 0.0, 3.0, 0.0]);
+    /// ```
     pub fn as_array_view_mut(&mut self) -> Result<ArrayViewMutD<'_, L::Elem>, NdarrayError>
     where
         D: AsMut<[L::Elem]>,
@@ -178,6 +192,12 @@ impl<D: AsRef<[L::Elem]>, L: Layout<Word = <L as Layout>::Elem>> TensorBase<D, L
 impl<D: AsRef<[L::Word]>, L: Layout> TensorBase<D, L> {
     /// A standard-layout (row-major) ndarray array holding a copy of the elements; works
     /// for every layout, tiled and packed ones included.
+    ///
+    /// ```
+    /// use xla_layout::{layout, tensor::Tensor};
+    /// let t = Tensor::<layout!(f32[3,5]{1,0:T(2,2)})>::from_fn(|[i, j]| (5 * i + j) as f32);
+    /// assert_eq!(t.to_array()[[2, 3].as_slice()], 13.0);
+    /// ```
     pub fn to_array(&self) -> ArrayD<L::Elem> {
         ArrayD::from_shape_vec(IxDyn(self.dims().as_ref()), self.to_logical())
             .expect("the logical data has one element per index")

@@ -15,6 +15,15 @@ const LINE_WINDOW: usize = 120;
 const CONTEXT_BEFORE: usize = 40;
 
 /// The most errors [`Errors::render`] shows; the rest are counted in a final line.
+///
+/// ```
+/// let text = format!("({}f32[])", "f32[-1],".repeat(150)); // 150 negative dimensions
+/// let errors = xla_layout::parse(&text).unwrap_err();
+/// assert_eq!(errors.len(), 150);
+/// let out = errors.render(&text, "<input>");
+/// assert_eq!(out.matches("error:").count(), xla_layout::MAX_RENDERED_ERRORS);
+/// assert!(out.ends_with("... and 50 more errors\n"));
+/// ```
 pub const MAX_RENDERED_ERRORS: usize = 100;
 
 /// Renders `error` like a rustc diagnostic: the message, the location (`origin:line:column`),
