@@ -38,17 +38,39 @@ pub struct DynExtents<const RANK: usize, const K: usize> {
 
 impl<const RANK: usize, const K: usize> DynExtents<RANK, K> {
     /// The dimensions.
+    ///
+    /// ```
+    /// use xla_layout::{layout, Layout};
+    /// let e = <layout!(bf16[?,1280]{1,0:T(8,128)(2,1)})>::extents([24, 1280]).unwrap();
+    /// assert_eq!(e.dims(), [24, 1280]);
+    /// ```
     pub fn dims(&self) -> [usize; RANK] {
         self.dims
     }
 
     /// The strides of the offset's terms that depend on dynamic extents, in the order the
     /// offset uses them.
+    ///
+    /// ```
+    /// use xla_layout::{layout, Layout};
+    /// // Row-major f32[?,3]: the offset is i0*3 + i1; no stride depends on the extent.
+    /// let e = <layout!(f32[?,3])>::extents([5, 3]).unwrap();
+    /// assert!(e.strides().is_empty());
+    /// // Column-major f32[?,3]: i1 * extent + i0, one stride from the extent.
+    /// let e = <layout!(f32[?,3]{0,1})>::extents([5, 3]).unwrap();
+    /// assert_eq!(e.strides(), &[5]);
+    /// ```
     pub fn strides(&self) -> &[usize; K] {
         &self.strides
     }
 
     /// The sizes.
+    ///
+    /// ```
+    /// use xla_layout::{layout, Layout};
+    /// let e = <layout!(f32[<=4096,128]{1,0:T(8,128)})>::extents([10, 128]).unwrap();
+    /// assert_eq!(e.sizes().elements, 1280);
+    /// ```
     pub fn sizes(&self) -> Sizes {
         self.sizes
     }

@@ -12,10 +12,20 @@ macro_rules! bits_type {
 
         impl $name {
             /// The element with these raw bits (only the type's low bits are kept).
+            ///
+            /// ```
+            #[doc = concat!("use xla_layout::typed::", stringify!($name), ";")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::from_bits(0xff).to_bits(), ", stringify!($name), "::MASK);")]
+            /// ```
             pub const fn from_bits(bits: u8) -> Self {
                 $name(bits & Self::MASK)
             }
             /// The raw bits.
+            ///
+            /// ```
+            #[doc = concat!("use xla_layout::typed::", stringify!($name), ";")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::from_bits(0x01).to_bits(), 0x01);")]
+            /// ```
             pub const fn to_bits(self) -> u8 {
                 self.0
             }
@@ -59,6 +69,11 @@ macro_rules! mask {
     ($($name:ident = $mask:literal;)*) => {$(
         impl $name {
             /// The bits of the storage byte that the element uses.
+            ///
+            /// ```
+            #[doc = concat!("use xla_layout::typed::", stringify!($name), ";")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::MASK.count_ones() % 2, 0); // 4, 6 or 8 bits")]
+            /// ```
             pub const MASK: u8 = $mask;
         }
     )*};
@@ -86,25 +101,88 @@ macro_rules! packed_int {
 
         impl $name {
             /// Width in bits.
+            ///
+            /// ```
+            #[doc = concat!("use xla_layout::typed::", stringify!($name), ";")]
+            #[doc = concat!("let max = ", stringify!($name), "::new(", stringify!($name), "::MAX).unwrap();")]
+            #[doc = concat!("assert_eq!(max.get(), ", stringify!($name), "::MAX);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::from_bits(max.to_bits()), max);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::new(", stringify!($name), "::MIN).unwrap().get(), ", stringify!($name), "::MIN);")]
+            #[doc = concat!("assert!(", stringify!($name), "::BITS <= 4);")]
+            /// ```
             pub const BITS: u32 = $bits;
             /// The smallest value.
+            ///
+            /// ```
+            #[doc = concat!("use xla_layout::typed::", stringify!($name), ";")]
+            #[doc = concat!("let max = ", stringify!($name), "::new(", stringify!($name), "::MAX).unwrap();")]
+            #[doc = concat!("assert_eq!(max.get(), ", stringify!($name), "::MAX);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::from_bits(max.to_bits()), max);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::new(", stringify!($name), "::MIN).unwrap().get(), ", stringify!($name), "::MIN);")]
+            #[doc = concat!("assert!(", stringify!($name), "::BITS <= 4);")]
+            /// ```
             pub const MIN: $repr = if $signed { -(1 << ($bits - 1)) } else { 0 } as $repr;
             /// The largest value.
+            ///
+            /// ```
+            #[doc = concat!("use xla_layout::typed::", stringify!($name), ";")]
+            #[doc = concat!("let max = ", stringify!($name), "::new(", stringify!($name), "::MAX).unwrap();")]
+            #[doc = concat!("assert_eq!(max.get(), ", stringify!($name), "::MAX);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::from_bits(max.to_bits()), max);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::new(", stringify!($name), "::MIN).unwrap().get(), ", stringify!($name), "::MIN);")]
+            #[doc = concat!("assert!(", stringify!($name), "::BITS <= 4);")]
+            /// ```
             pub const MAX: $repr = if $signed { (1 << ($bits - 1)) - 1 } else { (1 << $bits) - 1 } as $repr;
 
             /// The value, or `None` if it does not fit in the type's bits.
+            ///
+            /// ```
+            #[doc = concat!("use xla_layout::typed::", stringify!($name), ";")]
+            #[doc = concat!("let max = ", stringify!($name), "::new(", stringify!($name), "::MAX).unwrap();")]
+            #[doc = concat!("assert_eq!(max.get(), ", stringify!($name), "::MAX);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::from_bits(max.to_bits()), max);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::new(", stringify!($name), "::MIN).unwrap().get(), ", stringify!($name), "::MIN);")]
+            #[doc = concat!("assert!(", stringify!($name), "::BITS <= 4);")]
+            /// ```
             pub const fn new(v: $repr) -> Option<Self> {
                 if v >= Self::MIN && v <= Self::MAX { Some($name(v)) } else { None }
             }
             /// The value.
+            ///
+            /// ```
+            #[doc = concat!("use xla_layout::typed::", stringify!($name), ";")]
+            #[doc = concat!("let max = ", stringify!($name), "::new(", stringify!($name), "::MAX).unwrap();")]
+            #[doc = concat!("assert_eq!(max.get(), ", stringify!($name), "::MAX);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::from_bits(max.to_bits()), max);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::new(", stringify!($name), "::MIN).unwrap().get(), ", stringify!($name), "::MIN);")]
+            #[doc = concat!("assert!(", stringify!($name), "::BITS <= 4);")]
+            /// ```
             pub const fn get(self) -> $repr {
                 self.0
             }
             /// The value's low `BITS` bits, as packed in memory.
+            ///
+            /// ```
+            #[doc = concat!("use xla_layout::typed::", stringify!($name), ";")]
+            #[doc = concat!("let max = ", stringify!($name), "::new(", stringify!($name), "::MAX).unwrap();")]
+            #[doc = concat!("assert_eq!(max.get(), ", stringify!($name), "::MAX);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::from_bits(max.to_bits()), max);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::new(", stringify!($name), "::MIN).unwrap().get(), ", stringify!($name), "::MIN);")]
+            #[doc = concat!("assert!(", stringify!($name), "::BITS <= 4);")]
+            /// ```
             pub const fn to_bits(self) -> u8 {
                 (self.0 as u8) & ((1u16 << $bits) - 1) as u8
             }
             /// The value stored in the low `BITS` bits (sign-extended for signed types).
+            ///
+            /// ```
+            #[doc = concat!("use xla_layout::typed::", stringify!($name), ";")]
+            #[doc = concat!("let max = ", stringify!($name), "::new(", stringify!($name), "::MAX).unwrap();")]
+            #[doc = concat!("assert_eq!(max.get(), ", stringify!($name), "::MAX);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::from_bits(max.to_bits()), max);")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::new(", stringify!($name), "::MIN).unwrap().get(), ", stringify!($name), "::MIN);")]
+            #[doc = concat!("assert!(", stringify!($name), "::BITS <= 4);")]
+            /// ```
             pub const fn from_bits(bits: u8) -> Self {
                 let shift = 8 - $bits;
                 if $signed {

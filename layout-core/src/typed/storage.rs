@@ -79,6 +79,14 @@ bits_via! {
 }
 
 /// A storage scheme for elements of type `T`.
+///
+/// ```
+/// use xla_layout::typed::{Packed, StorageKind};
+/// let mut bytes = [0u8; 2];
+/// <Packed as StorageKind<u8>>::store(&mut bytes, 1, 4, 0, 0xb);
+/// assert_eq!(bytes, [0xb0, 0]);
+/// assert_eq!(<Packed as StorageKind<u8>>::load(&bytes, 1, 4, 0), 0xb);
+/// ```
 pub trait StorageKind<T>: 'static {
     /// The unit of the buffer: `T` itself, or `u8` for packed bits.
     type Word: Copy + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static;
@@ -92,11 +100,23 @@ pub trait StorageKind<T>: 'static {
 }
 
 /// One `T` per element slot: the buffer is `[T]`, indexed by offset.
+///
+/// ```
+/// use xla_layout::typed::{Direct, StorageKind};
+/// let words = [1.5f32, 2.5];
+/// assert_eq!(<Direct as StorageKind<f32>>::load(&words, 1, 32, 0), 2.5);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Direct;
 
 /// Elements packed as `E(n)` bits each, least-significant bits first, after an `M(n)` prefix:
 /// the buffer is bytes.
+///
+/// ```
+/// use xla_layout::{layout, Layout};
+/// assert!(<layout!(s4[64]{0:E(4)}) as Layout>::PACKED);
+/// assert!(!<layout!(s4[64]) as Layout>::PACKED); // one byte per s4 without E(4)
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Packed;
 
