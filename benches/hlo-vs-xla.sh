@@ -17,8 +17,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 MODULE=$ROOT/target/hlo-bench/module.hlo
 
-cargo bench --bench hlo_parse --no-run 2>/dev/null
-ours() { HLO_PARSE_TIMES=10 cargo bench -q --bench hlo_parse 2>/dev/null | grep '^reader'; }
+cargo bench -p xla-layout-benches --bench hlo_parse --no-run 2>/dev/null
+ours() { HLO_PARSE_TIMES=10 cargo bench -p xla-layout-benches -q --bench hlo_parse 2>/dev/null | grep '^reader'; }
 ours >/dev/null # writes the module
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 START=$(date -u '+%Y-%m-%d %H:%M UTC')

@@ -18,7 +18,7 @@ use criterion::{Criterion, Throughput};
 use xla_layout::hlo::parse_module;
 
 const TARGET_BYTES: usize = 20 << 20;
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hlo");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/hlo");
 
 /// The attributes that name computations (`%a`, `{%a, %b}`).
 const CALLS: [&str; 10] = [
@@ -106,7 +106,7 @@ fn big_module() -> String {
 }
 
 fn write_module(text: &str) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/hlo-bench");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/hlo-bench");
     fs::create_dir_all(&dir).unwrap();
     fs::write(dir.join("module.hlo"), text).unwrap();
 }

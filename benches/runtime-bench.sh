@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runtime benchmarks, written to BENCHMARKS.md between `<!-- runtime-bench:start -->` and
 # `<!-- runtime-bench:end -->` (nothing else in the file is touched). Runs
-#   cargo bench --bench relayout   RUNS times (about 2 minutes each on 2 cores)
+#   cargo bench -p xla-layout-benches --bench relayout   RUNS times (about 2 minutes each on 2 cores)
 #   benches/relayout_numpy.py      once, if $PYTHON has numpy (default: python3)
-#   cargo bench --bench offset     (about 30 s)
-#   cargo bench --bench iterate    (about 20 s)
+#   cargo bench -p xla-layout-benches --bench offset     (about 30 s)
+#   cargo bench -p xla-layout-benches --bench iterate    (about 20 s)
 # and copies the table each prints (relayout's of the last run, and its ratios from every
 # run, since memory bandwidth drifts between runs). Run it by hand on a machine as quiet as
 # you can get (the load average is recorded), never from CI.
@@ -25,12 +25,12 @@ mkdir -p "$LOGS"
 say() { printf '==> %s\n' "$*" >&2; }
 
 say "building the benches"
-$CARGO bench --no-run --bench relayout --bench offset --bench iterate >"$LOGS/build.txt" 2>&1
+$CARGO bench -p xla-layout-benches --no-run --bench relayout --bench offset --bench iterate >"$LOGS/build.txt" 2>&1
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 START=$(date -u '+%Y-%m-%d %H:%M UTC')
 for run in $(seq "$RUNS"); do
-  say "cargo bench --bench relayout ($run of $RUNS)"
-  $CARGO bench --bench relayout >"$LOGS/relayout-$run.txt" 2>&1
+  say "cargo bench -p xla-layout-benches --bench relayout ($run of $RUNS)"
+  $CARGO bench -p xla-layout-benches --bench relayout >"$LOGS/relayout-$run.txt" 2>&1
 done
 cp "$LOGS/relayout-$RUNS.txt" "$LOGS/relayout.txt"
 if "$PYTHON" -c 'import numpy' 2>/dev/null; then
@@ -40,8 +40,8 @@ else
   echo "| numpy not installed for $PYTHON |" >"$LOGS/numpy.txt"
 fi
 for bench in offset iterate; do
-  say "cargo bench --bench $bench"
-  $CARGO bench --bench "$bench" >"$LOGS/$bench.txt" 2>&1
+  say "cargo bench -p xla-layout-benches --bench $bench"
+  $CARGO bench -p xla-layout-benches --bench "$bench" >"$LOGS/$bench.txt" 2>&1
 done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -81,8 +81,8 @@ produced by
 benches/runtime-bench.sh
 \`\`\`
 
-which runs \`cargo bench --bench relayout\` $RUNS times, \`cargo bench --bench offset\` and
-\`cargo bench --bench iterate\` (criterion 0.5, medians of 10 samples), on $START, measuring
+which runs \`cargo bench -p xla-layout-benches --bench relayout\` $RUNS times, \`cargo bench -p xla-layout-benches --bench offset\` and
+\`cargo bench -p xla-layout-benches --bench iterate\` (criterion 0.5, medians of 10 samples), on $START, measuring
 commit $COMMIT. Machine: ${CPU:-unknown CPU}, $(nproc) CPUs (\`nproc\`), L3 ${L3:-unknown};
 $(uname -sr); \`$(rustc -V)\`; default target flags (x86-64 baseline, so SSE2 vectors; no
 \`-C target-cpu\`). The 2 CPUs are shared with other jobs: load average (1, 5, 15 min)
@@ -92,7 +92,7 @@ rounds) are the steadier ones.
 
 ### Relayout of 64 MiB arrays
 
-\`cargo bench --bench relayout\`: every kind of layout pair (tile rows, \`(2,1)\` \`(4,1)\`
+\`cargo bench -p xla-layout-benches --bench relayout\`: every kind of layout pair (tile rows, \`(2,1)\` \`(4,1)\`
 \`(8,1)\` sub-tiles, transposed tiles, \`*\` tiles, \`E(4)\` packing, untiled permutations of rank
 2 and 4; 1- to 16-byte elements) through the runtime API (\`CopyPlan::copy\` over bytes), then
 a few through the typed \`Tensor::copy_from\` (the same engine), each against

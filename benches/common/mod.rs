@@ -18,13 +18,14 @@ pub(crate) fn criterion(measurement: Duration) -> Criterion {
 }
 
 /// Where criterion writes its results: `$CRITERION_HOME`, else `$CARGO_TARGET_DIR/criterion`,
-/// else `target/criterion` (cargo runs benches from the package root).
+/// else the workspace's `target/criterion` (cargo runs benches from the package root,
+/// `benches/`).
 fn criterion_home() -> PathBuf {
     if let Some(home) = std::env::var_os("CRITERION_HOME") {
         return home.into();
     }
     std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| PathBuf::from("target"), PathBuf::from)
+        .map_or_else(|| PathBuf::from("../target"), PathBuf::from)
         .join("criterion")
 }
 
