@@ -1,0 +1,1 @@
+//! Compile-fail tests of `layout!` and the typed layer; see `tests/ui.rs`.
