@@ -8,8 +8,3 @@ fn ui() {
     t.compile_fail("tests/ui/fail/*.rs");
     t.pass("tests/ui/pass/*.rs");
 }
-
-/// The release-assembly check of `offset`, in this test binary so that libtest builds its probe
-/// crate while trybuild builds the UI cases (two cargo builds side by side).
-#[path = "compile/straight_line.rs"]
-mod straight_line;

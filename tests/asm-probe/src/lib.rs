@@ -1,4 +1,4 @@
-//! Probes for `ui-tests/tests/compile/straight_line.rs`: each `probe_*` function is one static layout's
+//! Probes for `tests/straight_line.rs`: each `probe_*` function is one static layout's
 //! `offset`, with the index entries as separate arguments so that nothing is known about them.
 //! The test builds this crate in release with `--emit asm` and checks that every probe is
 //! straight-line code: no jumps, calls, divisions or loops, and exactly one `ret` at the end.

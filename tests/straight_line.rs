@@ -3,7 +3,7 @@
 //! Builds the probe crate `tests/asm-probe` in release with `--emit asm` and checks every
 //! `probe_*` function in the assembly: no jumps (`j*`), no calls, no divisions, no `loop`, no
 //! traps, and a single `ret` as the last instruction. The TPU layout's probe must also take no
-//! more instructions than `hand_tpu`, its closed form written by hand, as XLA's tiling gives it.
+//! more instructions than `hand_tpu`, its closed form written by hand (spec §8.3).
 //!
 //! The probe crate is its own workspace, built with the cargo running this test into
 //! `<target>/asm-probe` so that it never waits on the outer build's lock. Its `Cargo.lock` is
@@ -74,10 +74,7 @@ mod x86 {
 
     /// Builds the probe crate and returns its assembly text.
     pub(super) fn build_probe_asm() -> String {
-        // The workspace root: this file is compiled into `ui-tests`' test binary.
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .expect("ui-tests sits in the workspace");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let probe = root.join("tests").join("asm-probe");
         let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
             .parent()
