@@ -344,6 +344,9 @@ fn deep_shapes_built_in_code_print_validate_and_drop() {
     assert_eq!(text.len(), 2_000_000 + "f32[]".len());
     assert!(text.starts_with("((((") && text.ends_with("))))"));
     assert_eq!(&text[999_998..1_000_007], "((f32[]))");
+    let debug = format!("{s:?}");
+    assert_eq!(debug.len(), "Shape()".len() + text.len());
+    assert!(debug.starts_with("Shape(((((") && debug.ends_with(")))))"));
     let errs = s.validate().unwrap_err();
     assert_eq!(errs.len(), 1);
     assert_eq!(errs[0].kind(), ErrorKind::NestingTooDeep);

@@ -140,7 +140,7 @@ impl ArrayShape {
 /// let s: xla_layout::Shape = "(f32[1572864],s8[5120,1024])".parse().unwrap();
 /// assert_eq!(s.to_string(), "(f32[1572864]{0}, s8[5120,1024]{1,0})");
 /// ```
-#[derive(Debug, Eq)]
+#[derive(Eq)]
 pub enum Shape {
     /// An array such as `f32[2,3]{1,0}`.
     Array(ArrayShape),
@@ -345,5 +345,18 @@ impl Drop for Shape {
                 stack.append(inner);
             }
         }
+    }
+}
+
+/// `Debug` is the canonical text in `Shape(...)`: written without recursion (as `Display`), so
+/// a tuple nested a million deep in code prints without overflowing the stack.
+///
+/// ```
+/// let s: xla_layout::Shape = "(f32[2], s32[])".parse().unwrap();
+/// assert_eq!(format!("{s:?}"), "Shape((f32[2]{0}, s32[]))");
+/// ```
+impl core::fmt::Debug for Shape {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Shape({self})")
     }
 }
