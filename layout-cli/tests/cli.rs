@@ -5,35 +5,12 @@
 //! Expected numbers come from XLA's docs (docs/tiled_layout.md: `f32[3,5]{1,0:T(2,2)}` puts
 //! element [2,3] at offset 17 in 24 slots) and from the seed document's examples.
 
+mod common;
+
+use common::{cmd, run};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
-
-/// The binary with a clean colour environment and a fixed help width.
-fn cmd() -> Command {
-    let mut c = Command::cargo_bin("xla-layout").unwrap();
-    c.env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("CLICOLOR")
-        .env("COLUMNS", "100");
-    c
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str], stdin: &str) -> Run {
-    let out = cmd().args(args).write_stdin(stdin).output().unwrap();
-    Run {
-        code: out.status.code().unwrap(),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
 
 fn json_lines(text: &str) -> Vec<Value> {
     text.lines()

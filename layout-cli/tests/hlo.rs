@@ -8,35 +8,13 @@
 //! Sizes print as XLA's HumanReadableNumBytes: binary units, truncated, K with one decimal,
 //! M and G with two.
 
+mod common;
+
+use common::run;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use serde_json::Value;
-
-fn cmd() -> Command {
-    let mut c = Command::cargo_bin("xla-layout").unwrap();
-    c.env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("CLICOLOR")
-        .env("COLUMNS", "100");
-    c
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str], stdin: &str) -> Run {
-    let out = cmd().args(args).write_stdin(stdin).output().unwrap();
-    Run {
-        code: out.status.code().unwrap(),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
 
 fn json(args: &[&str], stdin: &str) -> Value {
     let mut all = vec!["hlo", "--json"];
