@@ -1,8 +1,9 @@
 //! The memory analysis (`xla_layout::hlo::memory`) on every real module XLA accepts
 //! (`tests/data/hlo`): it never fails, each buffer belongs to a computation that owns
-//! buffers, computation totals add up to the module's, and every array buffer's occupied
-//! bytes equal an independent figure, the runtime index model's `Plan::size_bytes`, with
-//! unpadded bytes equal to elements × storage bits.
+//! buffers, computation totals add up to the module's, every array buffer's occupied bytes
+//! are the index plan's `Plan::size_bytes` (the same byte-size function, so this checks that
+//! the analysis sizes the right shape, not the size itself: `tests/tiling_props.rs` checks the
+//! sizes against the brute-force reference), and unpadded bytes equal elements × storage bits.
 
 use std::fs;
 
