@@ -8,7 +8,6 @@
 mod common;
 
 use common::{cmd, run};
-use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -147,16 +146,11 @@ fn check_json_contract_with_lines() {
 }
 
 #[test]
-fn long_lines_with_many_errors_check_quickly_with_short_windows() {
+fn long_lines_with_many_errors_check_with_short_windows() {
     // 33,000 errors on one 99 KB line: every error shows a bounded window of its line.
+    // Size guard: printing the whole line for each error (3.3 GB) fails the line lengths.
     let line = format!("f32[2]{{0:T{}}}\n", "(0)".repeat(33_000));
-    let start = Instant::now();
     let r = run(&["check"], &line);
-    assert!(
-        start.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        start.elapsed()
-    );
     assert_eq!(r.code, 1);
     assert_eq!(r.stderr.matches("error: tile dimension 0").count(), 33_000);
     assert!(r.stderr.lines().all(|l| l.len() < 130));
@@ -280,22 +274,40 @@ fn explain_slices_of_higher_ranks() {
 
 // ---- explain: huge shapes stay bounded ----
 
-/// Shapes whose padding, tiles or size are huge: each explains quickly into a small output,
-/// with exact sizes (from XLA's formula: slots x bits / 8).
+/// Shapes whose padding, tiles or size are huge: each explains into a small output, with
+/// exact sizes (from XLA's formula: slots x bits / 8).
+///
+/// Hang guard: every shape has 2^50 or more slots (padding or elements), which an `explain`
+/// that walks them could not get through in any CI run; the output bound catches one that
+/// prints them.
 #[test]
-fn explain_huge_shapes_is_bounded_and_fast() {
+fn explain_huge_shapes_is_bounded() {
     let cases = [
-        ("f32[2,2]{1,0:L(1099511627776)}", "4398046511104 bytes"),
-        ("f32[1,1]{1,0:T(1,2147483648)}", "8589934592 bytes"),
+        // 4 elements aligned to 2^60 slots of 4 bytes: 2^62 bytes.
+        ("f32[2,2]{1,0:L(1152921504606846976)}", "4611686018427387904 bytes"),
+        // One element in a tile of 2^60 slots of 4 bytes: 2^62 bytes.
+        (
+            "f32[1,1]{1,0:T(1,1152921504606846976)}",
+            "4611686018427387904 bytes",
+        ),
+        // 8 first-level tiles of 8 x 128 slots, each slot a (2^40,1) tile: 2^50 slots of 2
+        // bytes, 2^51 bytes.
         (
             "bf16[8,1,64]{2,1,0:T(8,128)(1099511627776,1)S(5)}",
             "2251799813685248 bytes",
         ),
+        // 2^61 one-byte elements.
         ("s8[2305843009213693952]", "2305843009213693952 bytes"),
-        ("bf16[6]{0:T(2,33554431,2)}", "805306344 bytes"),
+        // [1,1,6] to the tile (2, X, 2), X = 2^58 - 1: 3 tiles of 4X slots of 2 bytes, 24X.
         (
-            "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}",
-            "335544320 bytes",
+            "bf16[6]{0:T(2,288230376151711743,2)}",
+            "6917529027641081832 bytes",
+        ),
+        // XLA's bf16[8,1,1280,16384] with 2^48 columns: 8 * 1280 * 2^48 elements (the tiles
+        // divide the dims) of 2 bytes, 20480 * 2^48 bytes.
+        (
+            "bf16[8,1,1280,281474976710656]{3,2,0,1:T(8,128)(2,1)S(1)}",
+            "5764607523034234880 bytes",
         ),
     ];
     for (shape, bytes) in cases {
@@ -306,12 +318,8 @@ fn explain_huge_shapes_is_bounded_and_fast() {
         ] {
             let mut args = mode.to_vec();
             args.push(shape);
-            let start = Instant::now();
             let r = run(&args, "");
-            let took = start.elapsed();
             assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
-            // Generous for a debug build on a shared machine; release takes a few ms.
-            assert!(took < Duration::from_secs(2), "{args:?} took {took:?}");
             assert!(
                 r.stdout.len() < 200_000,
                 "{args:?}: {} bytes",
