@@ -213,9 +213,15 @@ fn memory_order_jumps_over_padding_in_groups_too_large_for_tables() {
 fn check_closed_forms(p: &Plan, limit: usize) {
     let e = p.offset_expr();
     let inverse = p.index_exprs();
-    assert!(e.tree_size(limit).is_some(), "offset_expr over {limit} nodes");
+    assert!(
+        e.tree_size(limit).is_some(),
+        "offset_expr over {limit} nodes"
+    );
     for x in &inverse {
-        assert!(x.tree_size(limit).is_some(), "index_exprs over {limit} nodes");
+        assert!(
+            x.tree_size(limit).is_some(),
+            "index_exprs over {limit} nodes"
+        );
     }
     let dims = p.dims();
     for i in 0..dims[0] {
@@ -275,7 +281,11 @@ fn wide_tiles_validate_in_linear_time() {
     assert!(a.validate().is_ok());
     let errs = Plan::new(&a).unwrap_err();
     let m = errs[0].message();
-    assert!(m.contains("takes 1000002 tiling steps"), "{}", &m[m.len() - 100..]);
+    assert!(
+        m.contains("takes 1000002 tiling steps"),
+        "{}",
+        &m[m.len() - 100..]
+    );
 }
 
 #[test]
@@ -500,7 +510,11 @@ fn inferred_tuple_shapes_are_bounded() {
         let lines: Vec<usize> = nesting.iter().map(line_of).collect();
         let expected: Vec<usize> = (0..=restarts).map(|m| 257 + 255 * m).collect();
         assert_eq!(lines, expected);
-        assert!(nesting.iter().all(|e| e.kind() == ErrorKind::NestingTooDeep));
+        assert!(
+            nesting
+                .iter()
+                .all(|e| e.kind() == ErrorKind::NestingTooDeep)
+        );
         assert!(rest.iter().all(|e| e.kind() == ErrorKind::Unsupported));
         assert_eq!(rest.last().map(line_of), Some(n));
     });

@@ -284,7 +284,10 @@ fn explain_slices_of_higher_ranks() {
 fn explain_huge_shapes_is_bounded() {
     let cases = [
         // 4 elements aligned to 2^60 slots of 4 bytes: 2^62 bytes.
-        ("f32[2,2]{1,0:L(1152921504606846976)}", "4611686018427387904 bytes"),
+        (
+            "f32[2,2]{1,0:L(1152921504606846976)}",
+            "4611686018427387904 bytes",
+        ),
         // One element in a tile of 2^60 slots of 4 bytes: 2^62 bytes.
         (
             "f32[1,1]{1,0:T(1,1152921504606846976)}",
