@@ -107,17 +107,17 @@ fn traversals_cost_elements_not_padding() {
     assert_eq!(p.size_bytes(), 1 << 62);
     assert_eq!(p.logical_offsets().collect::<Vec<_>>(), [0]);
     assert_eq!(p.memory_order().collect::<Vec<_>>(), [(0, 0)]);
-    // 512 elements, the second tile's outer extent 2^40. [i,0,j] sits in first-level tile i
-    // (8 x 128 slots, each slot a second-level tile (2^40,1) column): the tile's row 0,
-    // column j is at j * 2^40, and a first-level tile spans 128 * 2^40 = 2^47 slots. So
-    // [i,0,j] is at i * 2^47 + j * 2^40 (8 tiles: 2^50 slots, 2^51 bytes), and memory order is
-    // the logical order.
+    // 512 elements, the second tile's outer extent 2^40. T(8,128) covers the minor dims
+    // [1,64], so [i,0,j] is in first-level tile i, at row 0, column j; the second tile
+    // (2^40,1) makes each of the tile's 128 columns 2^40 slots, so a first-level tile spans
+    // 128 * 2^40 = 2^47 slots and [i,0,j] is at i * 2^47 + j * 2^40 (8 tiles: 2^50 slots,
+    // 2^51 bytes). Memory order is the logical order.
     // Hang guard: the 512 elements are spread over 2^50 slots, which no padding walk gets
     // through.
     let p = plan("bf16[8,1,64]{2,1,0:T(8,128)(1099511627776,1)S(5)}");
     assert_eq!(p.size_bytes(), 1 << 51);
     let expected: Vec<(usize, usize)> = (0..512)
-        .map(|l| ((l / 64 << 47) + (l % 64 << 40), l))
+        .map(|l| ((l / 64) * (1 << 47) + (l % 64) * (1 << 40), l))
         .collect();
     let logical: Vec<usize> = expected.iter().map(|&(o, _)| o).collect();
     assert_eq!(p.logical_offsets().collect::<Vec<_>>(), logical);
