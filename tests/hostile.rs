@@ -5,10 +5,11 @@
 //!
 //! No clocks: work that must not depend on padding (or blow up) is checked either with a
 //! hostile quantity so large that a wrong implementation could not finish in any CI run
-//! (2^36 and more padding slots to step through, 2^40 table entries, 2^38 tree nodes), so it
-//! shows as a hang that CI's timeout reports, or with a size that measures the work (a closed
-//! form's tree size, the errors and bytes rendered, the state a traversal holds). Each case
-//! says which, and why the bug it guards would fail it.
+//! (over 2^37 padding slots to step through, 2^40 table entries, 10^12 merge steps, 2^60
+//! copied arrays), so it shows as a hang that CI's timeout reports, or with a size that
+//! measures the work (a closed form's tree size, the errors and bytes rendered, the errors a
+//! budget allows, the state a traversal holds). Each case says which ("hang guard" or "size
+//! guard"), and why the bug it guards would fail it.
 
 use xla_layout::{
     ArrayLayout, ArrayShape, ErrorKind, MAX_NESTING, MAX_RENDERED_ERRORS, Plan, PrimitiveType,
