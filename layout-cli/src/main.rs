@@ -14,10 +14,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod check;
 mod completions;
+mod convert;
 mod diagnostics;
 mod explain;
 mod hlo;
 mod input;
+mod progress;
 mod style;
 
 /// Check and explain XLA shape-and-layout strings such as
@@ -46,6 +48,7 @@ enum Command {
     Check(check::Args),
     Explain(explain::Args),
     Hlo(hlo::Args),
+    Convert(convert::Args),
     Completions(completions::Args),
 }
 
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(&args, &mut out, &mut err),
         Command::Explain(args) => explain::run(&args, &mut out, &mut err),
         Command::Hlo(args) => hlo::run(&args, &mut out, &mut err),
+        Command::Convert(args) => convert::run(&args, &mut out, &mut err),
         Command::Completions(args) => completions::run(&args, &mut out),
     };
     let _ = out.flush();
