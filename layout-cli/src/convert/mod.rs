@@ -23,10 +23,10 @@ use crate::{emit, style};
 mod dtype;
 mod npy;
 
-/// Convert an array into another layout of the same array: host data into a device buffer's
-/// layout (as XLA prints it, e.g. `bf16[8,1280]{1,0:T(8,128)(2,1)}`), and back.
+/// Convert an array between layouts: host data (.npy) into a device buffer's layout, and back.
 ///
-/// IN is a `.npy` file (its dtype, shape and order give the source array: row-major, or
+/// The layouts are XLA's shape text, as XLA and PJRT print them
+/// (`bf16[8,1280]{1,0:T(8,128)(2,1)}`). IN is a `.npy` file (its dtype, shape and order give the source array: row-major, or
 /// `{0,1,..}` for Fortran order) or, with --from, raw bytes in that layout. OUT gets the
 /// bytes of the --to layout (padding zeroed), or a `.npy` file when OUT ends with `.npy` or
 /// --npy is given, which needs a --to layout numpy can hold: row-major or column-major, no
@@ -276,9 +276,14 @@ fn convert(args: &Args, stdout: &mut dyn Write) -> Result<Summary, Failure> {
         to: to.to_string(),
         npy_in: source.npy,
         npy_out,
-        elements: source.shape.dims.iter().filter_map(|d| d.extent()).fold(1, |n, e| {
-            n.saturating_mul(usize::try_from(e).unwrap_or(usize::MAX))
-        }),
+        elements: source
+            .shape
+            .dims
+            .iter()
+            .filter_map(|d| d.extent())
+            .fold(1, |n, e| {
+                n.saturating_mul(usize::try_from(e).unwrap_or(usize::MAX))
+            }),
         bytes_in: plan.src_bytes(),
         bytes_out: plan.dst_bytes(),
         padding_bytes: padding(&to).map_or(0, |p| p.extra_bytes()),
@@ -336,7 +341,10 @@ fn numpy_order(a: &ArrayShape) -> Result<bool, Vec<String>> {
     }
     let bits = i64::from(a.element_type.storage_bits());
     if l.element_size_in_bits != 0 && l.element_size_in_bits != bits {
-        problems.push(format!("{}-bit elements E({})", l.element_size_in_bits, l.element_size_in_bits));
+        problems.push(format!(
+            "{}-bit elements E({})",
+            l.element_size_in_bits, l.element_size_in_bits
+        ));
     }
     if l.dynamic_shape_metadata_prefix_bytes > 0 {
         problems.push(format!(
@@ -379,7 +387,10 @@ fn open_source(path: &str, from: Option<ArrayShape>) -> Result<Source, Failure> 
             .metadata()
             .map_err(|e| Failure::Io(format!("cannot read {path}: {e}")))?
             .len();
-        (Box::new(BufReader::with_capacity(1 << 16, file)), Some(length))
+        (
+            Box::new(BufReader::with_capacity(1 << 16, file)),
+            Some(length),
+        )
     };
     let name = if path == "-" { input::STDIN } else { path };
     if let Some(shape) = from {
@@ -396,9 +407,9 @@ fn open_source(path: &str, from: Option<ArrayShape>) -> Result<Source, Failure> 
             format!("{name} is not a .npy file (it does not start with \\x93NUMPY)"),
             vec!["to read raw bytes, give their layout with --from".to_string()],
         ),
-        npy::HeaderError::Invalid(message) => {
-            Failure::invalid(format!("{name} has a .npy header this reader refuses: {message}"))
-        }
+        npy::HeaderError::Invalid(message) => Failure::invalid(format!(
+            "{name} has a .npy header this reader refuses: {message}"
+        )),
         npy::HeaderError::Io(e) => Failure::Io(format!("cannot read {name}: {e}")),
     })?;
     let told_by = format!(
@@ -499,20 +510,14 @@ fn dim_list(dims: &[Option<i64>]) -> String {
 /// A zeroed buffer of `len` bytes, or an error naming what it was for.
 fn allocate(len: usize, what: &str) -> Result<Vec<u8>, Failure> {
     let mut buf = Vec::new();
-    buf.try_reserve_exact(len).map_err(|_| {
-        Failure::Io(format!("cannot allocate {len} bytes for the {what}"))
-    })?;
+    buf.try_reserve_exact(len)
+        .map_err(|_| Failure::Io(format!("cannot allocate {len} bytes for the {what}")))?;
     buf.resize(len, 0);
     Ok(buf)
 }
 
 /// Reads exactly `len` bytes of data, after checking a file's length before allocating.
-fn read_data(
-    source: &mut Source,
-    path: &str,
-    len: usize,
-    show: bool,
-) -> Result<Vec<u8>, Failure> {
+fn read_data(source: &mut Source, path: &str, len: usize, show: bool) -> Result<Vec<u8>, Failure> {
     let name = if path == "-" { input::STDIN } else { path };
     let wrong = |found: String| {
         if source.npy {
@@ -541,7 +546,10 @@ fn read_data(
     let io_error = |e: io::Error| Failure::Io(format!("cannot read {name}: {e}"));
     while filled < len {
         let end = (filled + CHUNK).min(len);
-        let n = source.reader.read(&mut data[filled..end]).map_err(io_error)?;
+        let n = source
+            .reader
+            .read(&mut data[filled..end])
+            .map_err(io_error)?;
         if n == 0 {
             break;
         }

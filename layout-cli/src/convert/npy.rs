@@ -135,7 +135,10 @@ impl Cursor<'_> {
             .ok_or_else(|| format!("unterminated string at byte {}", self.pos))?;
         let s = &rest[1..1 + end];
         if s.contains('\\') {
-            return Err(format!("escapes in strings are not read (at byte {})", self.pos));
+            return Err(format!(
+                "escapes in strings are not read (at byte {})",
+                self.pos
+            ));
         }
         self.pos += end + 2;
         Ok(s)
@@ -204,7 +207,10 @@ fn parse_dict(text: &str) -> Result<Header, String> {
     }
     c.skip_space();
     if c.pos != text.len() {
-        return Err(format!("unexpected text after the header's dict at byte {}", c.pos));
+        return Err(format!(
+            "unexpected text after the header's dict at byte {}",
+            c.pos
+        ));
     }
     let missing = |k: &str| format!("the header has no '{k}'");
     Ok(Header {
@@ -232,7 +238,10 @@ fn tuple(c: &mut Cursor<'_>) -> Result<Vec<u64>, String> {
             return Ok(dims);
         }
         if !comma {
-            return Err(format!("expected `,` or `)` in the shape at byte {}", c.pos));
+            return Err(format!(
+                "expected `,` or `)` in the shape at byte {}",
+                c.pos
+            ));
         }
     }
 }
@@ -345,29 +354,70 @@ mod tests {
         ))
         .unwrap();
         assert_eq!((h.descr.as_str(), h.shape), ("<u2", vec![4]));
-        assert_eq!(read(&file("{'descr':'<f4','fortran_order':True,'shape':(2,3,)}")).unwrap().shape, [2, 3]);
+        assert_eq!(
+            read(&file("{'descr':'<f4','fortran_order':True,'shape':(2,3,)}"))
+                .unwrap()
+                .shape,
+            [2, 3]
+        );
     }
 
     #[test]
     fn malformed_headers_say_what_is_wrong() {
         for (dict, message) in [
-            ("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", "structured"),
+            (
+                "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }",
+                "structured",
+            ),
             ("{'descr': '<f4', 'fortran_order': False, }", "no 'shape'"),
-            ("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,), }", "True or False"),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (2), }", "not a tuple"),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }", "dimension size"),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }", "dimension size"),
-            ("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", "twice"),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}", "unexpected key 'x'"),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} extra", "after the header"),
+            (
+                "{'descr': '<f4', 'fortran_order': 0, 'shape': (2,), }",
+                "True or False",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2), }",
+                "not a tuple",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }",
+                "dimension size",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }",
+                "dimension size",
+            ),
+            (
+                "{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (2,), }",
+                "twice",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}",
+                "unexpected key 'x'",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} extra",
+                "after the header",
+            ),
             ("{'descr': '<f4", "unterminated"),
         ] {
             let e = read(&file(dict)).unwrap_err();
             assert!(e.contains(message), "{dict}: {e}");
         }
         assert_eq!(read(b"PK\x03\x04 a zip file").unwrap_err(), "not npy");
-        assert!(read(b"\x93NUMPY\x04\x00").unwrap_err().contains("version 4.0"));
-        assert!(read(b"\x93NUMPY\x01\x00\xff\x00{").unwrap_err().contains("ends inside"));
-        assert!(read(b"\x93NUMPY\x02\x00\xff\xff\xff\x00").unwrap_err().contains("refuses"));
+        assert!(
+            read(b"\x93NUMPY\x04\x00")
+                .unwrap_err()
+                .contains("version 4.0")
+        );
+        assert!(
+            read(b"\x93NUMPY\x01\x00\xff\x00{")
+                .unwrap_err()
+                .contains("ends inside")
+        );
+        assert!(
+            read(b"\x93NUMPY\x02\x00\xff\xff\xff\x00")
+                .unwrap_err()
+                .contains("refuses")
+        );
     }
 }
