@@ -507,12 +507,11 @@ fn dim_list(dims: &[Option<i64>]) -> String {
     format!("[{}]", inner.join(", "))
 }
 
-/// A zeroed buffer of `len` bytes, or an error naming what it was for.
+/// An empty buffer with room for exactly `len` bytes, or an error naming what it was for.
 fn allocate(len: usize, what: &str) -> Result<Vec<u8>, Failure> {
     let mut buf = Vec::new();
     buf.try_reserve_exact(len)
         .map_err(|_| Failure::Io(format!("cannot allocate {len} bytes for the {what}")))?;
-    buf.resize(len, 0);
     Ok(buf)
 }
 
@@ -540,25 +539,24 @@ fn read_data(source: &mut Source, path: &str, len: usize, show: bool) -> Result<
     {
         return Err(wrong(available.to_string()));
     }
-    let mut data = allocate(len, "input")?;
     let bar = Progress::bytes(show, len as u64, "reading");
-    let mut filled = 0;
+    let mut data = allocate(len, "input")?;
     let io_error = |e: io::Error| Failure::Io(format!("cannot read {name}: {e}"));
-    while filled < len {
-        let end = (filled + CHUNK).min(len);
-        let n = source
-            .reader
-            .read(&mut data[filled..end])
+    // Appended chunk by chunk into the reserved room: never more than `len`, nothing zeroed.
+    while data.len() < len {
+        let want = (len - data.len()).min(CHUNK) as u64;
+        let n = (&mut source.reader)
+            .take(want)
+            .read_to_end(&mut data)
             .map_err(io_error)?;
         if n == 0 {
             break;
         }
-        filled += n;
         bar.advance(n as u64);
     }
     bar.finish();
-    if filled < len {
-        return Err(wrong(filled.to_string()));
+    if data.len() < len {
+        return Err(wrong(data.len().to_string()));
     }
     let extra = io::copy(&mut source.reader, &mut io::sink()).map_err(io_error)?;
     if extra > 0 {
@@ -569,10 +567,12 @@ fn read_data(source: &mut Source, path: &str, len: usize, show: bool) -> Result<
 
 /// Runs the copy into a zeroed buffer, in steps for the progress bar.
 fn copy(plan: &CopyPlan, src: &[u8], show: bool) -> Result<Vec<u8>, Failure> {
-    let mut dst = allocate(plan.dst_bytes(), "output")?;
     let parts = plan.parts();
     let step = parts.div_ceil(COPY_STEPS).max(1);
     let bar = Progress::steps(show, parts as u64, "converting");
+    // Zeroed: the copy leaves padding slots as they are.
+    let mut dst = allocate(plan.dst_bytes(), "output")?;
+    dst.resize(plan.dst_bytes(), 0);
     let mut k = 0;
     while k < parts {
         let end = (k + step).min(parts);
