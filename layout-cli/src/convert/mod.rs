@@ -78,7 +78,7 @@ Examples:
       --to 'bf16[8,1280]{1,0}' -o back.npy
 
 Exit status: 0 when converted, 1 when the layouts or the input are invalid or do not match, \
-2 on a usage error or a file that cannot be read or written.";
+2 on a usage error, a file that cannot be read or written, or a buffer too large to allocate.";
 
 /// Bytes read or written per step of the progress bar.
 const CHUNK: usize = 1 << 20;
@@ -88,7 +88,7 @@ const COPY_STEPS: usize = 256;
 /// Runs one conversion; exit status 0, 1 (invalid input) or 2 (usage or I/O).
 pub(crate) fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode {
     let result = if args.json && args.output == "-" {
-        Err(Failure::Io(
+        Err(Failure::Usage(
             "--json prints on stdout, which `-o -` already writes the array to".to_string(),
         ))
     } else {
@@ -113,8 +113,9 @@ enum Failure {
     Text(Vec<(Input, Errors)>),
     /// The input or the layouts are invalid or do not match (exit 1): a message and notes.
     Invalid(String, Vec<String>),
-    /// A usage error or a file that cannot be read or written (exit 2).
-    Io(String),
+    /// A usage error, a file that cannot be read or written, or a buffer that cannot be
+    /// allocated (exit 2).
+    Usage(String),
 }
 
 impl Failure {
@@ -124,7 +125,7 @@ impl Failure {
 
     fn report(self, json: bool, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode {
         let code = match &self {
-            Failure::Io(_) => ExitCode::from(2),
+            Failure::Usage(_) => ExitCode::from(2),
             _ => ExitCode::FAILURE,
         };
         if json {
@@ -143,7 +144,7 @@ impl Failure {
                 Failure::Invalid(message, notes) => {
                     vec![json!({"message": message, "notes": notes})]
                 }
-                Failure::Io(message) => vec![json!({"message": message})],
+                Failure::Usage(message) => vec![json!({"message": message})],
             };
             emit(out, &json!({"ok": false, "errors": errors}).to_string());
             return code;
@@ -165,7 +166,7 @@ impl Failure {
                     let _ = writeln!(err, "  {} {note}", style::err(style::GUTTER, "="));
                 }
             }
-            Failure::Io(message) => {
+            Failure::Usage(message) => {
                 crate::usage_error(err, &message);
             }
         }
@@ -382,10 +383,11 @@ fn open_source(path: &str, from: Option<ArrayShape>) -> Result<Source, Failure> 
     let (mut reader, length): (Box<dyn Read>, Option<u64>) = if path == "-" {
         (Box::new(io::stdin().lock()), None)
     } else {
-        let file = File::open(path).map_err(|e| Failure::Io(format!("cannot read {path}: {e}")))?;
+        let file =
+            File::open(path).map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")))?;
         let length = file
             .metadata()
-            .map_err(|e| Failure::Io(format!("cannot read {path}: {e}")))?
+            .map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")))?
             .len();
         (
             Box::new(BufReader::with_capacity(1 << 16, file)),
@@ -410,7 +412,7 @@ fn open_source(path: &str, from: Option<ArrayShape>) -> Result<Source, Failure> 
         npy::HeaderError::Invalid(message) => Failure::invalid(format!(
             "{name} has a .npy header this reader refuses: {message}"
         )),
-        npy::HeaderError::Io(e) => Failure::Io(format!("cannot read {name}: {e}")),
+        npy::HeaderError::Io(e) => Failure::Usage(format!("cannot read {name}: {e}")),
     })?;
     let told_by = format!(
         "{name}: dtype '{}', shape {}, {} order",
@@ -511,7 +513,7 @@ fn dim_list(dims: &[Option<i64>]) -> String {
 fn allocate(len: usize, what: &str) -> Result<Vec<u8>, Failure> {
     let mut buf = Vec::new();
     buf.try_reserve_exact(len)
-        .map_err(|_| Failure::Io(format!("cannot allocate {len} bytes for the {what}")))?;
+        .map_err(|_| Failure::Usage(format!("cannot allocate {len} bytes for the {what}")))?;
     Ok(buf)
 }
 
@@ -541,7 +543,7 @@ fn read_data(source: &mut Source, path: &str, len: usize, show: bool) -> Result<
     }
     let bar = Progress::bytes(show, len as u64, "reading");
     let mut data = allocate(len, "input")?;
-    let io_error = |e: io::Error| Failure::Io(format!("cannot read {name}: {e}"));
+    let io_error = |e: io::Error| Failure::Usage(format!("cannot read {name}: {e}"));
     // Appended chunk by chunk into the reserved room: never more than `len`, nothing zeroed.
     while data.len() < len {
         let want = (len - data.len()).min(CHUNK) as u64;
@@ -594,7 +596,7 @@ fn write_output(
     show: bool,
 ) -> Result<(), Failure> {
     let name = if path == "-" { "stdout" } else { path };
-    let io_error = |e: io::Error| Failure::Io(format!("cannot write {name}: {e}"));
+    let io_error = |e: io::Error| Failure::Usage(format!("cannot write {name}: {e}"));
     let mut file;
     let out: &mut dyn Write = if path == "-" {
         stdout
