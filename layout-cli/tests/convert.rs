@@ -589,3 +589,38 @@ fn help() {
     assert_eq!((r.code, r.stderr.as_str()), (0, ""));
     insta::assert_snapshot!("help_convert", r.stdout);
 }
+
+// ---- round trips over generated shapes ----
+
+/// (element type, bytes per element, a tiling valid for it).
+const TILINGS: &[(&str, usize, &str)] = &[
+    ("s8", 1, "T(32,128)(4,1)"),
+    ("u8", 1, "T(3,5)"),
+    ("bf16", 2, "T(8,128)(2,1)"),
+    ("f32", 4, "T(8,128)"),
+    ("f64", 8, "T(2,4)"),
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn raw_row_major_to_any_tiling_and_back_is_identity(
+        tiling in proptest::sample::select(TILINGS),
+        rows in 1usize..40,
+        cols in 1usize..300,
+        column_major: bool,
+        seed: u64,
+    ) {
+        let (ty, bytes, tiles) = tiling;
+        let m2m = if column_major { "0,1" } else { "1,0" };
+        let plain = format!("{ty}[{rows},{cols}]");
+        let tiled = format!("{ty}[{rows},{cols}]{{{m2m}:{tiles}}}");
+        let data: Vec<u8> = (0..rows * cols * bytes)
+            .map(|k| (seed.wrapping_mul(k as u64 + 1) >> 7) as u8)
+            .collect();
+        let device = ok(&["-", "--from", &plain, "--to", &tiled, "-o", "-"], &data);
+        let back = ok(&["-", "--from", &tiled, "--to", &plain, "-o", "-"], &device);
+        proptest::prop_assert!(back == data, "{plain} -> {tiled}");
+    }
+}

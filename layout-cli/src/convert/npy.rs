@@ -301,6 +301,7 @@ pub(crate) fn header_bytes(descr: &str, fortran_order: bool, shape: &[u64]) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn read(bytes: &[u8]) -> Result<Header, String> {
         read_header(&mut &bytes[..]).map_err(|e| match e {
@@ -419,5 +420,35 @@ mod tests {
                 .unwrap_err()
                 .contains("refuses")
         );
+    }
+
+    proptest! {
+        #[test]
+        fn any_header_reads_back_what_it_wrote(
+            descr in prop::sample::select(vec!["<f4", "|b1", "<V2", "<c16", "|u1"]),
+            fortran_order: bool,
+            shape in prop::collection::vec(any::<u64>(), 0..12),
+        ) {
+            let bytes = header_bytes(descr, fortran_order, &shape);
+            prop_assert_eq!(bytes.len() % ALIGN, 0);
+            let h = read(&bytes).unwrap();
+            prop_assert_eq!(
+                (h.descr.as_str(), h.fortran_order, h.shape, h.data_offset),
+                (descr, fortran_order, shape, bytes.len() as u64)
+            );
+        }
+
+        #[test]
+        fn any_bytes_after_the_magic_are_read_or_refused(tail in prop::collection::vec(any::<u8>(), 0..200)) {
+            let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+            bytes.extend_from_slice(&(tail.len() as u16).to_le_bytes());
+            bytes.extend_from_slice(&tail);
+            let _ = read(&bytes);
+        }
+
+        #[test]
+        fn any_dict_like_text_is_read_or_refused(text in "[{}()'\":, a-z_<0-9TrueFals]{0,80}") {
+            let _ = read(&file(&text));
+        }
     }
 }
