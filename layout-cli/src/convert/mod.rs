@@ -26,13 +26,14 @@ mod npy;
 /// Convert an array between layouts: host data (.npy) into a device buffer's layout, and back.
 ///
 /// The layouts are XLA's shape text, as XLA and PJRT print them
-/// (`bf16[8,1280]{1,0:T(8,128)(2,1)}`). IN is a `.npy` file (its dtype, shape and order give the source array: row-major, or
-/// `{0,1,..}` for Fortran order) or, with --from, raw bytes in that layout. OUT gets the
-/// bytes of the --to layout (padding zeroed), or a `.npy` file when OUT ends with `.npy` or
-/// --npy is given, which needs a --to layout numpy can hold: row-major or column-major, no
-/// tiles or padding. Element types: numpy's bool, int8..int64, uint8..uint64, float16/32/64,
-/// complex64/128 (pred, s8..s64, u8..u64, f16, f32, f64, c64, c128) and ml_dtypes' bfloat16
-/// (saved as `<V2`, read as bf16); other types (s4, the f8 kinds...) only as raw bytes.
+/// (`bf16[8,1280]{1,0:T(8,128)(2,1)}`). IN is a `.npy` file (its dtype, shape and order give
+/// the source array: row-major, or `{0,1,..}` for Fortran order) or, with --from, raw bytes
+/// in that layout. OUT gets the bytes of the --to layout (padding zeroed), or a `.npy` file
+/// when OUT ends with `.npy` or --npy is given, which needs a --to layout numpy can hold:
+/// row-major or column-major, no tiles or padding. Element types: numpy's bool,
+/// int8..int64, uint8..uint64, float16/32/64, complex64/128 (pred, s8..s64, u8..u64, f16,
+/// f32, f64, c64, c128) and ml_dtypes' bfloat16 (saved as `<V2`, read as bf16); other types
+/// (s4, the f8 kinds...) only as raw bytes.
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub(crate) struct Args {
@@ -182,7 +183,7 @@ struct Summary {
     to: String,
     npy_in: bool,
     npy_out: bool,
-    elements: usize,
+    elements: u64,
     bytes_in: usize,
     bytes_out: usize,
     padding_bytes: u64,
@@ -277,18 +278,20 @@ fn convert(args: &Args, stdout: &mut dyn Write) -> Result<Summary, Failure> {
         to: to.to_string(),
         npy_in: source.npy,
         npy_out,
-        elements: source
-            .shape
-            .dims
-            .iter()
-            .filter_map(|d| d.extent())
-            .fold(1, |n, e| {
-                n.saturating_mul(usize::try_from(e).unwrap_or(usize::MAX))
-            }),
+        elements: elements(&source.shape),
         bytes_in: plan.src_bytes(),
         bytes_out: plan.dst_bytes(),
         padding_bytes: padding(&to).map_or(0, |p| p.extra_bytes()),
     })
+}
+
+/// The number of elements of a static array (saturating; a planned array has at most
+/// `i64::MAX`).
+fn elements(a: &ArrayShape) -> u64 {
+    a.dims
+        .iter()
+        .map(|d| d.extent().and_then(|e| u64::try_from(e).ok()).unwrap_or(0))
+        .fold(1, u64::saturating_mul)
 }
 
 /// The `.npy` header for an array in layout `to`, if numpy can hold it.
