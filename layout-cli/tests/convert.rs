@@ -452,6 +452,27 @@ fn raw_input_of_the_wrong_length() {
         1,
     );
     insta::assert_snapshot!("convert_raw_length", e);
+    // A .npy file read as raw bytes by mistake.
+    let e = fails(
+        &[
+            "u8_1000.npy",
+            "--from",
+            "u8[1000]",
+            "--to",
+            "u8[1000]",
+            "-o",
+            "x",
+        ],
+        1,
+    );
+    assert!(
+        e.contains("u8_1000.npy has 1128 bytes, but --from `u8[1000]{0}` needs 1000"),
+        "{e}"
+    );
+    assert!(
+        e.contains("without --from, u8_1000.npy is read as a .npy file"),
+        "{e}"
+    );
     // Stdin: too short, and too long.
     let r = convert(
         &["-", "--from", "u8[4]", "--to", "u8[4]{0:T(2)}", "-o", "-"],

@@ -530,12 +530,19 @@ fn read_data(source: &mut Source, path: &str, len: usize, show: bool) -> Result<
                 source.shape
             ))
         } else {
+            let mut notes =
+                vec!["raw input must be exactly the --from layout's size in bytes".to_string()];
+            if name.ends_with(".npy") {
+                notes.push(format!(
+                    "without --from, {name} is read as a .npy file whose header gives the array"
+                ));
+            }
             Failure::Invalid(
                 format!(
                     "{name} has {found} bytes, but --from `{}` needs {len}",
                     source.shape
                 ),
-                vec!["raw input must be exactly the --from layout's size in bytes".to_string()],
+                notes,
             )
         }
     };
