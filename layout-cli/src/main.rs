@@ -1,9 +1,10 @@
-//! The `xla-layout` command: check and explain XLA shape-and-layout strings, and inspect the
-//! memory of HLO modules.
+//! The `xla-layout` command: check and explain XLA shape-and-layout strings, inspect the
+//! memory of HLO modules, and convert arrays between layouts.
 //!
-//! One module per subcommand (`check`, `explain`, `hlo`, `completions`), each with its clap
-//! arguments and a `run`; `input` reads arguments, files and stdin; `style` and
-//! `diagnostics` hold the colours and the rustc-style error rendering they share.
+//! One module per subcommand (`check`, `explain`, `hlo`, `convert`, `completions`), each with
+//! its clap arguments and a `run`; `input` reads arguments, files and stdin; `style`,
+//! `diagnostics` and `progress` hold the colours, the rustc-style error rendering and the
+//! progress bar they share.
 
 #![forbid(unsafe_code)]
 
@@ -14,15 +15,17 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod check;
 mod completions;
+mod convert;
 mod diagnostics;
 mod explain;
 mod hlo;
 mod input;
+mod progress;
 mod style;
 
 /// Check and explain XLA shape-and-layout strings such as
-/// `bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}`, and inspect the memory and padding of
-/// HLO modules.
+/// `bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}`, inspect the memory and padding of HLO
+/// modules, and convert arrays between layouts.
 #[derive(Debug, Parser)]
 #[command(
     name = "xla-layout",
@@ -46,6 +49,7 @@ enum Command {
     Check(check::Args),
     Explain(explain::Args),
     Hlo(hlo::Args),
+    Convert(convert::Args),
     Completions(completions::Args),
 }
 
@@ -76,6 +80,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(&args, &mut out, &mut err),
         Command::Explain(args) => explain::run(&args, &mut out, &mut err),
         Command::Hlo(args) => hlo::run(&args, &mut out, &mut err),
+        Command::Convert(args) => convert::run(&args, &mut out, &mut err),
         Command::Completions(args) => completions::run(&args, &mut out),
     };
     let _ = out.flush();

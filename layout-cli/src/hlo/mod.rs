@@ -6,17 +6,16 @@
 //! with a progress bar for large files on a terminal) and writes it as text ([`text`]),
 //! JSON ([`json`]) or `layout!` type aliases ([`rust`]).
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, Read, Write};
 use std::process::ExitCode;
-use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use xla_layout_core::hlo::memory::{self, Memory};
 use xla_layout_core::hlo::{Computation, Instruction, Module, parse_module};
 use xla_layout_core::xla::numbers::{Units, human_readable_bytes};
 
 use crate::diagnostics;
 use crate::input::{self, Input};
+use crate::progress::{self, Progress};
 use crate::{emit, usage_error};
 
 mod json;
@@ -30,8 +29,6 @@ pub(crate) const BUILTIN_MODULE: &str = include_str!("builtin.hlo");
 /// The origin shown for the built-in module.
 const BUILTIN_ORIGIN: &str = "<built-in>";
 
-/// Files at least this large get a progress bar (when stderr is a terminal).
-const PROGRESS_BYTES: u64 = 8 << 20;
 /// Characters of an instruction kept in an `XLA label` or a doc comment.
 pub(crate) const LABEL_CHARS: usize = 200;
 
@@ -110,7 +107,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Exit
         Ok(input) => input,
         Err(message) => return usage_error(err, &message),
     };
-    let progress = Progress::start(input.text.len() as u64, true);
+    let progress = Progress::spinner(progress::wanted(input.text.len() as u64), "parsing");
     let parsed = parse_module(&input.text);
     let module = match parsed {
         Ok(module) => module,
@@ -237,7 +234,7 @@ fn read(file: Option<&str>) -> Result<Input, String> {
 fn read_file(path: &str) -> io::Result<Vec<u8>> {
     let mut file = std::fs::File::open(path)?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let progress = Progress::start(len, false);
+    let progress = Progress::bytes(progress::wanted(len), len, "reading");
     let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
     let mut chunk = vec![0u8; 1 << 20];
     loop {
@@ -250,50 +247,6 @@ fn read_file(path: &str) -> io::Result<Vec<u8>> {
     }
     progress.finish();
     Ok(bytes)
-}
-
-/// A progress bar on stderr, shown only for large inputs when stderr is a terminal.
-struct Progress(Option<ProgressBar>);
-
-impl Progress {
-    /// A bar over `len` bytes being read, or (`spinner`) a spinner while they are parsed.
-    fn start(len: u64, spinner: bool) -> Progress {
-        if len < PROGRESS_BYTES || !io::stderr().is_terminal() {
-            return Progress(None);
-        }
-        let bar = if spinner {
-            let bar = ProgressBar::new_spinner().with_message("parsing");
-            bar.enable_steady_tick(Duration::from_millis(100));
-            bar
-        } else {
-            let bar = ProgressBar::new(len).with_message("reading");
-            if let Ok(style) = ProgressStyle::with_template(
-                "{msg} [{bar:30}] {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec}",
-            ) {
-                bar.set_style(style.progress_chars("=> "));
-            }
-            bar
-        };
-        Progress(Some(bar))
-    }
-
-    fn advance(&self, n: u64) {
-        if let Some(bar) = &self.0 {
-            bar.inc(n);
-        }
-    }
-
-    fn message(&self, message: &'static str) {
-        if let Some(bar) = &self.0 {
-            bar.set_message(message);
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.0 {
-            bar.finish_and_clear();
-        }
-    }
 }
 
 /// Bytes as XLA's TPU report prints them (`32.00G`), exact above `i64::MAX`.
