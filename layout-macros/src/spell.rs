@@ -7,7 +7,7 @@ use xla_layout_core::{ArrayShape, ErrorKind, Errors, PaddingValue, Plan, Shape};
 
 use crate::skeleton::{Node, not_an_array_message};
 use crate::source::{Source, spanned};
-use crate::typelevel::{expr, list};
+use crate::typelevel::{expr, list, readable, tiles};
 
 /// The options after the literal: `padded = [..]` and `padding = zero|one|lowest|highest`.
 #[derive(Default)]
@@ -268,9 +268,10 @@ fn array_type(
     let root = quote!(::xla_layout::typed);
     let elem = format_ident!("{}", marker_name(a.element_type));
     let rank = Literal::usize_unsuffixed(a.rank());
-    let dims = list(&root, plan.dims());
+    let dims = readable(&root, "Dims", plan.dims());
     let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
-    let m2m = list(&root, &m2m);
+    let m2m = readable(&root, "MinorToMajor", &m2m);
+    let tiles = tiles(&root, &a.layout);
     let padded: Vec<usize> = a
         .layout
         .padded_dimensions
@@ -331,15 +332,18 @@ fn array_type(
         #root::Array<
             #root::elem::#elem,
             #rank,
-            #storage,
             #dims,
             #m2m,
-            #padded,
-            #root::Meta<#bits, #space, #elements, #physical, #bytes, #padding, #tiled, #prefix>,
-            #root::Text<#text_len, #text>,
-            #offset,
-            #inverse,
-            #signature,
+            #tiles,
+            #storage,
+            #root::Compiled<
+                #padded,
+                #root::Meta<#bits, #space, #elements, #physical, #bytes, #padding, #tiled, #prefix>,
+                #root::Text<#text_len, #text>,
+                #offset,
+                #inverse,
+                #signature,
+            >,
         >
     })
 }

@@ -34,15 +34,16 @@ mod error;
 mod expr;
 mod list;
 mod matrix;
+mod readable;
 mod scalar;
 mod storage;
 
 use core::marker::PhantomData;
 
-pub use check::{BitcastCompatibleWith, Rank, SameArrayAs};
+pub use check::{BitcastCompatibleWith, FirstTile, Rank, SameArrayAs};
 pub use dynamic::DynExtents;
 #[doc(hidden)]
-pub use dynamic::{DynArray, DynMeta};
+pub use dynamic::{DynArray, DynCompiled, DynMeta};
 pub use elem::ElementType;
 #[doc(hidden)]
 pub use elem::marker_name;
@@ -54,6 +55,8 @@ pub use list::{
     Chunk, Chunks, Cons, LIST_CAPACITY, List, Nil, Str, TEXT_CAPACITY, Text, text_chunks,
 };
 pub use matrix::{FitsTiles, Matrix, PaddedTo};
+#[doc(hidden)]
+pub use readable::{Dims, MinorToMajor, Tile, Tiles};
 pub use scalar::{
     F4e2m1fn, F6e2m3fn, F6e3m2fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu,
     I1, I2, I4, U1, U2, U4,
@@ -372,37 +375,40 @@ pub const fn padding_code(value: PaddingValue) -> u8 {
     }
 }
 
-/// A static array layout as a type. Spelled by the `layout!` macro; its arguments are the
-/// element type marker, the rank, the storage kind ([`Direct`] or [`Packed`]), dims,
-/// minor_to_major, legacy padded dims ([`Nil`] for none), [`Meta`], the canonical [`Text`],
-/// the offset [`Term`] sum, the inverse [`Coords`] and the bitcast signature list. These
-/// arguments are macro support, not API (see the [module docs](self)): name an `Array` with
-/// `layout!`.
+/// A static array layout as a type. Spelled by the `layout!` macro; its arguments are, first,
+/// the layout as it reads: the element type marker, the rank, [`Dims`], [`MinorToMajor`] and
+/// [`Tiles`]; then the storage kind ([`Direct`] or [`Packed`]) and the [`Compiled`] constants
+/// and closed forms. These arguments are macro support, not API (see the [module docs](self)):
+/// name an `Array` with `layout!`.
 ///
 /// ```
 /// use xla_layout::{layout, typed::{Array, Layout}};
-/// fn is_array<E, const R: usize, S, D, M, P, X, C, O, I, B>(
-///     _: Array<E, R, S, D, M, P, X, C, O, I, B>,
-/// ) {}
+/// fn is_array<E, const R: usize, D, M, T, S, C>(_: Array<E, R, D, M, T, S, C>) {}
 /// is_array(<layout!(f32[2,3])>::default());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Array<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>(
-    ArrayMarker<E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>,
+pub struct Array<E, const RANK: usize, Dims, M2m, Tiles, S, C>(
+    PhantomData<fn() -> (E, Dims, M2m, Tiles, S, C)>,
 );
 
-/// The type arguments of an [`Array`], held only as a marker.
-type ArrayMarker<E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig> =
-    PhantomData<fn() -> (E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig)>;
+/// What the macro computed for an [`Array`] from the runtime [`Plan`]: legacy padded dims
+/// ([`Nil`] for none), [`Meta`], the canonical [`Text`], the offset [`Term`] sum, the inverse
+/// [`Coords`] and the bitcast signature list. Macro support, not API.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Compiled<Padded, M, Canon, Offset, Inverse, Sig>(
+    PhantomData<fn() -> (Padded, M, Canon, Offset, Inverse, Sig)>,
+);
 
-impl<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig> Layout
-    for Array<E, RANK, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>
+impl<E, const RANK: usize, Dims, M2m, Tiles, S, Padded, M, Canon, Offset, Inverse, Sig> Layout
+    for Array<E, RANK, Dims, M2m, Tiles, S, Compiled<Padded, M, Canon, Offset, Inverse, Sig>>
 where
     Sig: List + 'static,
     E: ElementType,
     S: StorageKind<E::Elem>,
     Dims: List + 'static,
     M2m: List + 'static,
+    Tiles: 'static,
     Padded: List + 'static,
     M: MetaInfo + 'static,
     Canon: Str + 'static,
@@ -480,14 +486,15 @@ where
     }
 }
 
-impl<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig> StaticLayout
-    for Array<E, RANK, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>
+impl<E, const RANK: usize, Dims, M2m, Tiles, S, Padded, M, Canon, Offset, Inverse, Sig> StaticLayout
+    for Array<E, RANK, Dims, M2m, Tiles, S, Compiled<Padded, M, Canon, Offset, Inverse, Sig>>
 where
     Sig: List + 'static,
     E: ElementType,
     S: StorageKind<E::Elem>,
     Dims: List + 'static,
     M2m: List + 'static,
+    Tiles: 'static,
     Padded: List + 'static,
     M: MetaInfo + 'static,
     Canon: Str + 'static,
