@@ -209,8 +209,14 @@ impl<L: Layout> TensorBase<AlignedBuf<L::Word>, L> {
 impl<L: StaticLayout> TensorBase<AlignedBuf<L::Word>, L> {
     /// A tensor whose storage is all zero words (for `Direct` storage, `Elem::default()`).
     ///
+    /// Dynamic layouts have a `zeros(dims)` of their own, so name the layout
+    /// (`Tensor::<L>::zeros()`) or use `Tensor::default()` where it is only inferred: rustc
+    /// cannot choose between the two `zeros` before it knows the layout (E0034).
+    ///
     /// ```
     /// use xla_layout::{layout, tensor::Tensor};
+    /// let inferred: Tensor<layout!(f32[2,2])> = Tensor::default();
+    /// assert_eq!(inferred.to_logical(), [0.0; 4]);
     /// let t = Tensor::<layout!(f32[3,5]{1,0:T(2,2)})>::zeros();
     /// assert_eq!(t.as_slice().len(), 24); // 2x3 tiles of 2x2, padding included
     /// assert!(t.iter().all(|x| x == 0.0));

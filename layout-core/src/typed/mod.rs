@@ -56,7 +56,7 @@ pub use list::{
 };
 pub use matrix::{FitsTiles, Matrix, PaddedTo};
 #[doc(hidden)]
-pub use readable::{Dims, MinorToMajor, Tile, Tiles};
+pub use readable::{Dims, MinorToMajor, NoTile, Tile, Tiles};
 pub use scalar::{
     F4e2m1fn, F6e2m3fn, F6e3m2fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu,
     I1, I2, I4, U1, U2, U4,

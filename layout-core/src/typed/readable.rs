@@ -133,6 +133,12 @@ macro_rules! list_impl {
 
 list_impl!(Dims MinorToMajor Tile);
 
+/// No tile: the default of each of [`Tiles`]'s slots, so that a mismatch between layouts with
+/// different numbers of tiles reads "expected `Tile<8, 128>`, found `NoTile`". Macro support,
+/// not API.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NoTile;
+
 /// The tiles `T(..)(..)` of a layout type, first tile first, up to 8 and then `More`; no
 /// argument for an untiled layout. Macro support, not API.
 ///
@@ -144,13 +150,13 @@ list_impl!(Dims MinorToMajor Tile);
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[allow(clippy::type_complexity)]
 pub struct Tiles<
-    T0 = Nil,
-    T1 = Nil,
-    T2 = Nil,
-    T3 = Nil,
-    T4 = Nil,
-    T5 = Nil,
-    T6 = Nil,
-    T7 = Nil,
+    T0 = NoTile,
+    T1 = NoTile,
+    T2 = NoTile,
+    T3 = NoTile,
+    T4 = NoTile,
+    T5 = NoTile,
+    T6 = NoTile,
+    T7 = NoTile,
     More = Nil,
 >(PhantomData<fn() -> (T0, T1, T2, T3, T4, T5, T6, T7, More)>);
