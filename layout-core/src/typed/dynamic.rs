@@ -8,13 +8,11 @@
 //! made at the bound (a remainder dropped where the value is below the tile, a term that is
 //! always 0) hold for smaller extents too.
 
-use core::marker::PhantomData;
-
 use super::error::DimsError;
 use super::expr::EvalWith;
 use super::list::{List, Str};
 use super::storage::StorageKind;
-use super::{ElementType, Layout, Sizes, check_dims, in_bounds};
+use super::{ElementType, Layout, Marker, Sizes, check_dims, in_bounds};
 use crate::index::Plan;
 use crate::model::{ArrayShape, Dim, PrimitiveType};
 
@@ -98,7 +96,7 @@ pub struct DynMeta<const BITS: usize, const SPACE: u8, const PREFIX: usize>;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct DynArray<E, const RANK: usize, Dims, M2m, Tiles, S, C, const K: usize>(
-    PhantomData<fn() -> (E, Dims, M2m, Tiles, S, C)>,
+    Marker<E, Dims, M2m, Tiles, S, C>,
 );
 
 /// What the macro computed for a [`DynArray`]: which dims are dynamic, the largest extent of
@@ -107,7 +105,7 @@ pub struct DynArray<E, const RANK: usize, Dims, M2m, Tiles, S, C, const K: usize
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct DynCompiled<Dynamic, Bounds, M, Canon, Offset, Positions>(
-    PhantomData<fn() -> (Dynamic, Bounds, M, Canon, Offset, Positions)>,
+    Marker<Dynamic, Bounds, M, Canon, Offset, Positions>,
 );
 
 /// Read access to a [`DynMeta`]'s constants.

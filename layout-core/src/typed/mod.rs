@@ -387,9 +387,10 @@ pub const fn padding_code(value: PaddingValue) -> u8 {
 /// is_array(<layout!(f32[2,3])>::default());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Array<E, const RANK: usize, Dims, M2m, Tiles, S, C>(
-    PhantomData<fn() -> (E, Dims, M2m, Tiles, S, C)>,
-);
+pub struct Array<E, const RANK: usize, Dims, M2m, Tiles, S, C>(Marker<E, Dims, M2m, Tiles, S, C>);
+
+/// The type arguments of a layout type, held only as a marker.
+pub(crate) type Marker<A, B, C, D, E, F> = PhantomData<fn() -> (A, B, C, D, E, F)>;
 
 /// What the macro computed for an [`Array`] from the runtime [`Plan`]: legacy padded dims
 /// ([`Nil`] for none), [`Meta`], the canonical [`Text`], the offset [`Term`] sum, the inverse
@@ -397,7 +398,7 @@ pub struct Array<E, const RANK: usize, Dims, M2m, Tiles, S, C>(
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Compiled<Padded, M, Canon, Offset, Inverse, Sig>(
-    PhantomData<fn() -> (Padded, M, Canon, Offset, Inverse, Sig)>,
+    Marker<Padded, M, Canon, Offset, Inverse, Sig>,
 );
 
 impl<E, const RANK: usize, Dims, M2m, Tiles, S, Padded, M, Canon, Offset, Inverse, Sig> Layout
