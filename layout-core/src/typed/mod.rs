@@ -1,12 +1,21 @@
 //! Layouts as types: what the `layout!` macro expands to.
 //!
 //! `layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)})` is an [`Array`] whose generic
-//! arguments spell the canonical shape: element type marker, rank, storage kind, dims,
-//! minor_to_major, legacy padding, sizes, the canonical text, the offset function and its
+//! arguments spell the canonical shape. The first ones read like the layout, so that rustc's
+//! errors do: element type marker, rank, `Dims<8, 1, 1280, 16384>`, `MinorToMajor<3, 2, 0,
+//! 1>`, `Tiles<Tile<8, 128>, Tile<2, 1>>`; then the storage kind, and what the macro computed
+//! (`Compiled<..>`): legacy padding, sizes, the canonical text, the offset function and its
 //! inverse in closed form (from [`Plan::offset_expr`](crate::Plan::offset_expr) and
 //! [`Plan::index_exprs`](crate::Plan::index_exprs)), and the bitcast signature (from
 //! [`Plan::bitcast_signature`](crate::Plan::bitcast_signature)). Canonically equal literals
 //! therefore give the same type, and [`StaticLayout::offset`] compiles to straight-line arithmetic.
+//!
+//! A layout passed where another is expected is reported at the first difference, in those
+//! terms: ``expected `Tile<8, 128>`, found `NoTile` `` (an untiled layout where a tiled one
+//! was expected), or ``expected `1`, found `0` `` inside `MinorToMajor<..>`. Generic code
+//! states what it needs with the bounds of this module ([`Rank`], [`SameArrayAs`],
+//! [`BitcastCompatibleWith`], [`FirstTile`], [`FitsTiles`]), whose errors say in layout terms
+//! what is wrong.
 //!
 //! ```
 //! use xla_layout::{layout, typed::{Layout, StaticLayout}};
@@ -20,9 +29,10 @@
 //!
 //! # Macro support is not API
 //!
-//! The building blocks the macro spells types with (the type-level lists `Cons`/`Nil`, the
-//! canonical text as `Text`/`Chunk`, the closed-form expression types `Term`, `Coords`, `Idx`,
-//! `Div`, `Rem`, `MulAdd`, the constants block `Meta`, and helpers such as `text_chunks`) are
+//! The building blocks the macro spells types with (the readable lists `Dims`, `MinorToMajor`,
+//! `Tiles`, `Tile`, `NoTile`, the type-level lists `Cons`/`Nil`, the canonical text as
+//! `Text`/`Chunk`, the closed-form expression types `Term`, `Coords`, `Idx`, `Div`, `Rem`,
+//! `MulAdd`, the blocks `Compiled` and `Meta`, and helpers such as `text_chunks`) are
 //! public only because the macro's expansion names them from the user's crate. They are
 //! hidden from these docs and may change in any release: name layouts with `layout!`, and
 //! write generic code against [`Layout`].
