@@ -2,12 +2,14 @@
 
 use proc_macro2::{Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
-use xla_layout_core::typed::{marker_name, padding_code, text_chunks};
+use xla_layout_core::typed::{
+    MAX_TYPED_RANK, MAX_TYPED_TILES, TEXT_CAPACITY, marker_name, padding_code,
+};
 use xla_layout_core::{ArrayShape, ErrorKind, Errors, PaddingValue, Plan, Shape};
 
 use crate::skeleton::{Node, not_an_array_message};
 use crate::source::{Source, spanned};
-use crate::typelevel::{expr, list, readable, tiles};
+use crate::typelevel::{readable, tiles};
 
 /// The options after the literal: `padded = [..]` and `padding = zero|one|lowest|highest`.
 #[derive(Default)]
@@ -153,10 +155,6 @@ fn parse_padded(value: &[TokenTree]) -> Result<(Vec<(i64, Span)>, Span), syn::Er
     Ok((sizes, g.span()))
 }
 
-/// The most operations the offset expression of a `layout!` type (or one of its inverse
-/// expressions) may have written out.
-const MAX_EXPR_NODES: usize = 4096;
-
 const PADDED_SIZE: &str =
     "expected a padded size: a whole number from 0 to 9223372036854775807, such as `5`";
 
@@ -253,17 +251,40 @@ fn array_type(
             .collect::<Vec<_>>()
     })?;
     let canonical = a.to_string();
-    let Some(chunks) = text_chunks(&canonical) else {
+    if canonical.len() > TEXT_CAPACITY {
         return Err(vec![spanned(
             array.0,
             array.1,
             format!(
-                "the canonical text of this layout is {} bytes; layout! types hold at most {}",
+                "the canonical text of this layout is {} bytes; layout! types hold at most \
+                 {TEXT_CAPACITY}",
                 canonical.len(),
-                xla_layout_core::typed::TEXT_CAPACITY
             ),
         )]);
-    };
+    }
+    let tiles_span = node.and_then(Node::tiles_span).unwrap_or(array);
+    if a.rank() > MAX_TYPED_RANK {
+        return Err(vec![spanned(
+            array.0,
+            array.1,
+            format!(
+                "this array has {} dimensions; static layout! types hold at most \
+                 {MAX_TYPED_RANK} (the runtime `Plan` has no such limit)",
+                a.rank()
+            ),
+        )]);
+    }
+    let widest_tile = a.layout.tiles.iter().map(|t| t.dims().len()).max();
+    if a.layout.tiles.len() > MAX_TYPED_TILES || widest_tile > Some(MAX_TYPED_TILES) {
+        return Err(vec![spanned(
+            tiles_span.0,
+            tiles_span.1,
+            format!(
+                "static layout! types hold at most {MAX_TYPED_TILES} tiles of at most \
+                 {MAX_TYPED_TILES} dimensions each (the runtime `Plan` has no such limit)"
+            ),
+        )]);
+    }
 
     let root = quote!(::xla_layout::typed);
     let elem = format_ident!("{}", marker_name(a.element_type));
@@ -272,80 +293,78 @@ fn array_type(
     let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
     let m2m = readable(&root, "MinorToMajor", &m2m);
     let tiles = tiles(&root, &a.layout);
-    let padded: Vec<usize> = a
-        .layout
+    // The arguments after the tiles, each `None` when it is the default; the trailing
+    // defaults are left out, so that the type reads like the layout.
+    let layout = &a.layout;
+    let padded: Vec<usize> = layout
         .padded_dimensions
         .iter()
         .map(|&p| p as usize)
         .collect();
-    let padded = list(&root, &padded);
-    let [bits, elements, physical, bytes, tiled, prefix] = [
-        plan.element_bits(),
-        plan.elements(),
-        plan.physical_elements(),
-        plan.size_bytes(),
-        plan.tiled_elements(),
-        plan.prefix_bytes(),
-    ]
-    .map(Literal::usize_unsuffixed);
+    let splits: Vec<TokenStream> = layout
+        .split_configs
+        .iter()
+        .map(|sc| {
+            let mut entries = vec![sc.dimension as usize];
+            entries.extend(sc.split_indices.iter().map(|&i| i as usize));
+            readable(&root, "Split", &entries)
+        })
+        .collect();
+    let attrs_args: Vec<TokenStream> = vec![
+        {
+            let n = Literal::usize_unsuffixed(layout.tail_padding_alignment_in_elements as usize);
+            quote!(#n)
+        },
+        {
+            let n = Literal::usize_unsuffixed(layout.element_size_in_bits as usize);
+            quote!(#n)
+        },
+        {
+            let n = Literal::usize_unsuffixed(layout.memory_space as usize);
+            quote!(#n)
+        },
+        {
+            let n = Literal::usize_unsuffixed(
+                layout.dynamic_shape_metadata_prefix_bytes.max(0) as usize
+            );
+            quote!(#n)
+        },
+        {
+            let n = Literal::u8_unsuffixed(padding_code(layout.padding_value));
+            quote!(#n)
+        },
+        readable(&root, "Padded", &padded),
+        quote!(#root::SC<#(#splits),*>),
+    ];
+    let attrs_default = [
+        layout.tail_padding_alignment_in_elements == 1,
+        layout.element_size_in_bits == 0,
+        layout.memory_space == 0,
+        layout.dynamic_shape_metadata_prefix_bytes <= 0,
+        layout.padding_value == PaddingValue::Unknown,
+        padded.is_empty(),
+        splits.is_empty(),
+    ];
+    let used = attrs_default.iter().rposition(|d| !d).map_or(0, |i| i + 1);
+    let attrs_args = &attrs_args[..used];
+    let attrs = quote!(#root::Attrs<#(#attrs_args),*>);
     // Elements are stored one per slot unless E(n) packs them or an M(n) prefix shifts them.
     let natural = plan.element_bits() == a.element_type.storage_bits() as usize;
-    let storage = if natural && plan.prefix_bytes() == 0 {
-        quote!(#root::Direct)
-    } else {
+    let packed = !(natural && plan.prefix_bytes() == 0);
+    let storage = if packed {
         quote!(#root::Packed)
+    } else {
+        quote!(#root::Direct)
     };
-    let space = Literal::u8_unsuffixed(a.layout.memory_space as u8);
-    let padding = Literal::u8_unsuffixed(padding_code(a.layout.padding_value));
-    let text_len = Literal::usize_unsuffixed(canonical.len());
-    let text = chunks.iter().rev().fold(quote!(#root::Nil), |rest, &c| {
-        let c = Literal::u128_unsuffixed(c);
-        quote!(#root::Chunk<#c, #rest>)
-    });
-    let offset_expr = plan.offset_expr();
-    let inverse_exprs = plan.index_exprs();
-    let too_large = std::iter::once(&offset_expr)
-        .chain(&inverse_exprs)
-        .any(|e| e.tree_size(MAX_EXPR_NODES).is_none());
-    if too_large {
-        let (f, l) = node.and_then(Node::tiles_span).unwrap_or(array);
-        return Err(vec![spanned(
-            f,
-            l,
-            format!(
-                "the closed form of this layout's offsets has more than {MAX_EXPR_NODES} \
-                 operations; layout! types hold at most that many (the runtime `Plan` has no \
-                 such limit)"
-            ),
-        )]);
+    let signature = plan.bitcast_signature();
+    let opaque = signature.first() == Some(&usize::MAX);
+    let signature = readable(&root, "Bitcast", &signature);
+    let mut args = vec![quote!(#root::elem::#elem), quote!(#rank), dims, m2m, tiles];
+    let tail = [(used > 0, attrs), (packed, storage), (!opaque, signature)];
+    if let Some(last) = tail.iter().rposition(|(given, _)| *given) {
+        args.extend(tail.into_iter().take(last + 1).map(|(_, t)| t));
     }
-    let offset = expr(&root, &offset_expr);
-    let signature = list(&root, &plan.bitcast_signature());
-    let inverse = inverse_exprs
-        .iter()
-        .rev()
-        .fold(quote!(#root::Nil), |rest, e| {
-            let e = expr(&root, e);
-            quote!(#root::Coords<#e, #rest>)
-        });
-    Ok(quote! {
-        #root::Array<
-            #root::elem::#elem,
-            #rank,
-            #dims,
-            #m2m,
-            #tiles,
-            #storage,
-            #root::Compiled<
-                #padded,
-                #root::Meta<#bits, #space, #elements, #physical, #bytes, #padding, #tiled, #prefix>,
-                #root::Text<#text_len, #text>,
-                #offset,
-                #inverse,
-                #signature,
-            >,
-        >
-    })
+    Ok(quote!(#root::Array<#(#args),*>))
 }
 
 /// The errors that `padded = [..]` makes in a valid array, each on the padded size at fault

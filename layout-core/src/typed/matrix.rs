@@ -28,8 +28,8 @@ pub trait Matrix: StaticLayout<Index = [usize; 2]> {
     type Cols: Unsigned;
 }
 
-impl<E, const R: usize, const C: usize, M2m, Tiles, S, Compiled> Matrix
-    for Array<E, 2, Dims<R, C>, M2m, Tiles, S, Compiled>
+impl<E, const R: usize, const C: usize, M2m, Tiles, A, S, G> Matrix
+    for Array<E, 2, Dims<R, C>, M2m, Tiles, A, S, G>
 where
     Self: StaticLayout<Index = [usize; 2]>,
     Const<R>: ToUInt,

@@ -37,6 +37,7 @@
 //! hidden from these docs and may change in any release: name layouts with `layout!`, and
 //! write generic code against [`Layout`].
 
+mod canonical;
 mod check;
 mod dynamic;
 pub mod elem;
@@ -47,6 +48,7 @@ mod matrix;
 mod readable;
 mod scalar;
 mod storage;
+mod tiling;
 
 use core::marker::PhantomData;
 
@@ -59,20 +61,26 @@ pub use elem::ElementType;
 pub use elem::marker_name;
 pub use error::{DimsError, LengthError};
 #[doc(hidden)]
-pub use expr::{Coords, Div, Eval, EvalAll, EvalWith, Idx, MulAdd, Rem, Slot, Term, Zero};
+pub use expr::{Div, Eval, EvalWith, Idx, MulAdd, Rem, Slot, Term, Zero};
 #[doc(hidden)]
 pub use list::{
     Chunk, Chunks, Cons, LIST_CAPACITY, List, Nil, Str, TEXT_CAPACITY, Text, text_chunks,
 };
 pub use matrix::{FitsTiles, Matrix, PaddedTo};
 #[doc(hidden)]
-pub use readable::{Dims, MinorToMajor, NoTile, Tile, Tiles};
+pub use readable::{
+    AttrSet, Attrs, Bitcast, Dims, MinorToMajor, NoTile, Padded, SC, Same, Signature, Split, Tile,
+    TileSet, TileSlot, Tiles,
+};
 pub use scalar::{
     F4e2m1fn, F6e2m3fn, F6e3m2fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu,
     I1, I2, I4, U1, U2, U4,
 };
 pub use storage::{Bits, Direct, Packed, StorageKind};
+pub use tiling::{MAX_TYPED_RANK, MAX_TYPED_TILES};
 
+use self::canonical::{Parts, canonical};
+use self::tiling::{Core, Spec, WIDTH};
 use crate::index::Plan;
 use crate::model::{ArrayShape, PaddingValue, PrimitiveType};
 
@@ -239,10 +247,11 @@ pub trait StaticLayout: Layout<Extents = Static> {
     const SIZE_BYTES: usize;
     /// Length of a buffer of this layout, in [`Word`](Layout::Word)s.
     const STORAGE_WORDS: usize;
-    /// [`Plan::bitcast_signature`](crate::Plan::bitcast_signature) as a type-level list:
-    /// equal for two layouts of one element type exactly when they put every element at the
-    /// same offset of equally long storage.
-    type BitcastSignature: List;
+    /// [`Plan::bitcast_signature`](crate::Plan::bitcast_signature) as a type: equal for two
+    /// layouts of one element type exactly when they put every element at the same offset of
+    /// equally long storage (a layout whose signature is opaque, with `*` or padding slots,
+    /// is its own signature, so it matches only itself).
+    type BitcastSignature: 'static;
 
     /// The element offset (in elements) of a logical index. In-bounds indices are checked
     /// only by `debug_assert!`; release builds compile this to the closed form.
@@ -298,66 +307,7 @@ pub struct Sizes {
     pub tiled_elements: usize,
 }
 
-/// Constants of an [`Array`] computed when the macro expanded: storage bits per element,
-/// memory space, logical and physical element counts, bytes, legacy padding value
-/// (0 unknown, 1 zero, 2 one, 3 lowest, 4 highest), the tiled slot count before `L`, and the
-/// `M(n)` metadata prefix in bytes.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Meta<
-    const BITS: usize,
-    const SPACE: u8,
-    const ELEMENTS: usize,
-    const PHYSICAL: usize,
-    const BYTES: usize,
-    const PADDING: u8,
-    const TILED: usize,
-    const PREFIX: usize,
->;
-
-/// Read access to a [`Meta`]'s constants.
-#[doc(hidden)]
-pub trait MetaInfo {
-    /// Storage bits per element.
-    const BITS: usize;
-    /// Memory space.
-    const SPACE: u8;
-    /// Logical elements.
-    const ELEMENTS: usize;
-    /// Physical element slots.
-    const PHYSICAL: usize;
-    /// Bytes.
-    const BYTES: usize;
-    /// Legacy padding value code.
-    const PADDING: u8;
-    /// Tiled slots before `L` rounding.
-    const TILED: usize;
-    /// `M(n)` prefix bytes.
-    const PREFIX: usize;
-}
-
-impl<
-    const BITS: usize,
-    const SPACE: u8,
-    const ELEMENTS: usize,
-    const PHYSICAL: usize,
-    const BYTES: usize,
-    const PADDING: u8,
-    const TILED: usize,
-    const PREFIX: usize,
-> MetaInfo for Meta<BITS, SPACE, ELEMENTS, PHYSICAL, BYTES, PADDING, TILED, PREFIX>
-{
-    const BITS: usize = BITS;
-    const SPACE: u8 = SPACE;
-    const ELEMENTS: usize = ELEMENTS;
-    const PHYSICAL: usize = PHYSICAL;
-    const BYTES: usize = BYTES;
-    const PADDING: u8 = PADDING;
-    const TILED: usize = TILED;
-    const PREFIX: usize = PREFIX;
-}
-
-/// The padding value of a [`Meta`] code.
+/// The padding value of a padding code (`Attrs`).
 const fn padding_value(code: u8) -> PaddingValue {
     match code {
         1 => PaddingValue::Zero,
@@ -368,7 +318,7 @@ const fn padding_value(code: u8) -> PaddingValue {
     }
 }
 
-/// The code of a padding value in a [`Meta`]; the inverse of the macro's encoding.
+/// The code of a padding value in `Attrs`; the inverse of [`padding_value`].
 ///
 /// ```
 /// use xla_layout::{PaddingValue, typed::padding_code};
@@ -385,54 +335,154 @@ pub const fn padding_code(value: PaddingValue) -> u8 {
     }
 }
 
-/// A static array layout as a type. Spelled by the `layout!` macro; its arguments are, first,
-/// the layout as it reads: the element type marker, the rank, [`Dims`], [`MinorToMajor`] and
-/// [`Tiles`]; then the storage kind ([`Direct`] or [`Packed`]) and the [`Compiled`] constants
-/// and closed forms. These arguments are macro support, not API (see the [module docs](self)):
-/// name an `Array` with `layout!`.
+/// A static array layout as a type, spelled by the `layout!` macro as the layout reads: the
+/// element type marker, the rank, [`Dims`], [`MinorToMajor`], [`Tiles`], then, when they are
+/// not the defaults, the attributes ([`Attrs`]: `L`, `E`, `S`, `M`, legacy padding, split
+/// configs), the storage kind ([`Direct`] or [`Packed`]) and the bitcast signature
+/// ([`Bitcast`] or [`Same`]). Everything else (sizes, the canonical text, the offset and its
+/// inverse) is computed from these arguments at compile time, by the steps of the runtime
+/// [`Plan`]. These arguments are macro support, not API (see the [module docs](self)): name an
+/// `Array` with `layout!`.
 ///
 /// ```
 /// use xla_layout::{layout, typed::{Array, Layout}};
-/// fn is_array<E, const R: usize, D, M, T, S, C>(_: Array<E, R, D, M, T, S, C>) {}
+/// fn is_array<E, const R: usize, D, M, T, A, S, G>(_: Array<E, R, D, M, T, A, S, G>) {}
 /// is_array(<layout!(f32[2,3])>::default());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Array<E, const RANK: usize, Dims, M2m, Tiles, S, C>(Marker<E, Dims, M2m, Tiles, S, C>);
+pub struct Array<E, const RANK: usize, Dims, M2m, Tiles, A = Attrs, S = Direct, G = Same>(
+    Marker<E, Dims, M2m, Tiles, A, (S, G)>,
+);
 
 /// The type arguments of a layout type, held only as a marker.
 pub(crate) type Marker<A, B, C, D, E, F> = PhantomData<fn() -> (A, B, C, D, E, F)>;
 
-/// What the macro computed for an [`Array`] from the runtime [`Plan`]: legacy padded dims
-/// ([`Nil`] for none), [`Meta`], the canonical [`Text`], the offset [`Term`] sum, the inverse
-/// [`Coords`] and the bitcast signature list. Macro support, not API.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Compiled<Padded, M, Canon, Offset, Inverse, Sig>(
-    Marker<Padded, M, Canon, Offset, Inverse, Sig>,
-);
-
-impl<E, const RANK: usize, Dims, M2m, Tiles, S, Padded, M, Canon, Offset, Inverse, Sig> Layout
-    for Array<E, RANK, Dims, M2m, Tiles, S, Compiled<Padded, M, Canon, Offset, Inverse, Sig>>
+impl<E, const RANK: usize, Dims, M2m, Tiles, A, S, G> Array<E, RANK, Dims, M2m, Tiles, A, S, G>
 where
-    Sig: List + 'static,
+    E: ElementType,
+    S: StorageKind<E::Elem>,
+    Dims: List,
+    M2m: List,
+    Tiles: TileSet,
+    A: AttrSet,
+{
+    /// Whether elements are stored as bits in bytes.
+    const PACKED_STORAGE: bool = S::PACKED;
+
+    /// Storage bits per element.
+    const BITS: usize = if A::E > 0 {
+        A::E
+    } else {
+        E::TYPE.storage_bits() as usize
+    };
+
+    /// The layout compiled: steps, expanded shape, strides, sizes.
+    const CORE: Core = Core::new(&Spec {
+        dims: Dims::SLICE,
+        minor_to_major: M2m::SLICE,
+        tiles: Tiles::TILES.split_at(Tiles::COUNT).0,
+        tile_ranks: Tiles::RANKS.split_at(Tiles::COUNT).0,
+        padded: <A::Padded as List>::SLICE,
+        tail_alignment: A::L,
+        element_bits: Self::BITS,
+        prefix_bytes: A::M,
+    });
+
+    /// The canonical text's bytes and length.
+    const TEXT: ([u8; TEXT_CAPACITY], usize) = canonical(&Parts {
+        element: E::TYPE.name(),
+        dims: Dims::SLICE,
+        minor_to_major: M2m::SLICE,
+        tiles: Tiles::TILES.split_at(Tiles::COUNT).0,
+        tile_ranks: Tiles::RANKS.split_at(Tiles::COUNT).0,
+        tail_alignment: A::L,
+        element_size: A::E,
+        memory_space: A::S,
+        splits: A::SPLITS.split_at(A::SPLITS_LEN).0,
+        prefix_bytes: A::M,
+    });
+
+    /// The length of a buffer in words: bytes if packed, else element slots.
+    const WORDS: usize = if Self::PACKED_STORAGE {
+        Self::CORE.bytes
+    } else {
+        Self::CORE.physical_elements
+    };
+
+    /// The canonical text.
+    const TEXT_STR: &'static str = match core::str::from_utf8(Self::TEXT.0.split_at(Self::TEXT.1).0)
+    {
+        Ok(s) => s,
+        Err(_) => panic!("layout type text is not UTF-8"),
+    };
+
+    /// The element offset of an index: the plan's steps, unrolled over the constant steps of
+    /// this type, so that release builds fold it to the closed form. Index entries of size-1
+    /// dimensions are taken as 0, and expanded entries of size 1 (always 0 in bounds) dropped.
+    #[inline(always)]
+    fn eval(index: &[usize; RANK]) -> usize {
+        let mut work = [0usize; WIDTH];
+        macro_rules! load {
+            ($($n:literal)*) => {$(
+                if const { $n < RANK } {
+                    work[$n] = if const { Self::CORE.unit[Self::CORE.physical[$n]] } {
+                        0
+                    } else {
+                        index[const { Self::CORE.physical[$n] }]
+                    };
+                }
+            )*};
+        }
+        load!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+        let mut width = RANK;
+        macro_rules! step {
+            ($($n:literal)*) => {$(
+                if const { $n < Self::CORE.step_count } {
+                    width = Core::run(const { Self::CORE.steps[$n] }, &mut work, width);
+                }
+            )*};
+        }
+        step!(
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
+            31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58
+            59 60 61 62 63 64 65 66 67 68 69 70 71
+        );
+        debug_assert_eq!(width, Self::CORE.width);
+        let mut offset = 0usize;
+        macro_rules! sum {
+            ($($n:literal)*) => {$(
+                if const { $n < Self::CORE.width && Self::CORE.expanded[$n] > 1 } {
+                    offset = offset.wrapping_add(work[$n].wrapping_mul(const { Self::CORE.strides[$n] }));
+                }
+            )*};
+        }
+        sum!(
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
+            31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58
+            59 60 61 62 63
+        );
+        offset
+    }
+}
+
+impl<E, const RANK: usize, Dims, M2m, Tiles, A, S, G> Layout
+    for Array<E, RANK, Dims, M2m, Tiles, A, S, G>
+where
     E: ElementType,
     S: StorageKind<E::Elem>,
     Dims: List + 'static,
     M2m: List + 'static,
-    Tiles: 'static,
-    Padded: List + 'static,
-    M: MetaInfo + 'static,
-    Canon: Str + 'static,
-    Offset: Eval + 'static,
-    Inverse: EvalAll + 'static,
+    Tiles: TileSet + 'static,
+    A: AttrSet + 'static,
+    G: 'static,
     [usize; RANK]: Default,
 {
     const RANK: usize = RANK;
     const MINOR_TO_MAJOR: &'static [usize] = M2m::SLICE;
     const ELEMENT_TYPE: PrimitiveType = E::TYPE;
-    const ELEMENT_BITS: usize = M::BITS;
-    const MEMORY_SPACE: u8 = M::SPACE;
-    const CANONICAL: &'static str = Canon::STR;
+    const ELEMENT_BITS: usize = Self::BITS;
+    const MEMORY_SPACE: u8 = A::S as u8;
+    const CANONICAL: &'static str = Self::TEXT_STR;
     const PACKED: bool = S::PACKED;
     const BOUNDS: &'static [usize] = Dims::SLICE;
     type Dims = Dims;
@@ -442,7 +492,7 @@ where
     type Extents = Static;
 
     fn extents(dims: [usize; RANK]) -> Result<Static, DimsError> {
-        check_dims(Canon::STR, &dims, Dims::SLICE, &[])?;
+        check_dims(Self::TEXT_STR, &dims, Dims::SLICE, &[])?;
         Ok(Static)
     }
 
@@ -455,94 +505,95 @@ where
 
     #[inline(always)]
     fn offset_in(_: &Static, index: [usize; RANK]) -> usize {
-        <Self as StaticLayout>::offset(index)
+        debug_assert!(
+            in_bounds(&index, Dims::SLICE),
+            "index {index:?} out of bounds for {}",
+            Self::TEXT_STR
+        );
+        Self::eval(&index)
     }
 
     #[inline(always)]
     fn checked_offset_in(_: &Static, index: [usize; RANK]) -> Option<usize> {
-        <Self as StaticLayout>::checked_offset(index)
+        in_bounds(&index, Dims::SLICE).then(|| Self::eval(&index))
     }
 
     #[inline(always)]
     fn sizes(_: &Static) -> Sizes {
         Sizes {
-            elements: M::ELEMENTS,
-            physical_elements: M::PHYSICAL,
-            size_bytes: M::BYTES,
-            storage_words: Self::STORAGE_WORDS,
-            tiled_elements: M::TILED,
+            elements: Self::CORE.elements,
+            physical_elements: Self::CORE.physical_elements,
+            size_bytes: Self::CORE.bytes,
+            storage_words: Self::WORDS,
+            tiled_elements: Self::CORE.tiled,
         }
     }
 
     #[inline(always)]
     fn load(words: &[S::Word], offset: usize) -> E::Elem {
-        S::load(words, offset, M::BITS, M::PREFIX)
+        S::load(words, offset, Self::BITS, A::M)
     }
 
     #[inline(always)]
     fn store(words: &mut [S::Word], offset: usize, value: E::Elem) {
-        S::store(words, offset, M::BITS, M::PREFIX, value);
+        S::store(words, offset, Self::BITS, A::M, value);
     }
 
     fn array_shape_in(_: &Static) -> ArrayShape {
-        let mut shape = match crate::text::parse_array(Canon::STR) {
+        let mut shape = match crate::text::parse_array(Self::TEXT_STR) {
             Ok(shape) => shape,
-            Err(e) => unreachable!("layout! stores canonical text: {e}"),
+            Err(e) => unreachable!("layout types print canonical text: {e}"),
         };
-        if Padded::LEN > 0 {
-            shape.layout.padded_dimensions = Padded::SLICE.iter().map(|&p| p as i64).collect();
-            shape.layout.padding_value = padding_value(M::PADDING);
+        let padded = <A::Padded as List>::SLICE;
+        if !padded.is_empty() {
+            shape.layout.padded_dimensions = padded.iter().map(|&p| p as i64).collect();
+            shape.layout.padding_value = padding_value(A::PADDING);
         }
         shape
     }
 }
 
-impl<E, const RANK: usize, Dims, M2m, Tiles, S, Padded, M, Canon, Offset, Inverse, Sig> StaticLayout
-    for Array<E, RANK, Dims, M2m, Tiles, S, Compiled<Padded, M, Canon, Offset, Inverse, Sig>>
+impl<E, const RANK: usize, Dims, M2m, Tiles, A, S, G> StaticLayout
+    for Array<E, RANK, Dims, M2m, Tiles, A, S, G>
 where
-    Sig: List + 'static,
     E: ElementType,
     S: StorageKind<E::Elem>,
     Dims: List + 'static,
     M2m: List + 'static,
-    Tiles: 'static,
-    Padded: List + 'static,
-    M: MetaInfo + 'static,
-    Canon: Str + 'static,
-    Offset: Eval + 'static,
-    Inverse: EvalAll + 'static,
+    Tiles: TileSet + 'static,
+    A: AttrSet + 'static,
+    G: Signature<Self> + 'static,
     [usize; RANK]: Default,
 {
     const DIMS: &'static [usize] = Dims::SLICE;
-    const ELEMENTS: usize = M::ELEMENTS;
-    const PHYSICAL_ELEMENTS: usize = M::PHYSICAL;
-    const SIZE_BYTES: usize = M::BYTES;
-    const STORAGE_WORDS: usize = if S::PACKED { M::BYTES } else { M::PHYSICAL };
-    type BitcastSignature = Sig;
+    const ELEMENTS: usize = Self::CORE.elements;
+    const PHYSICAL_ELEMENTS: usize = Self::CORE.physical_elements;
+    const SIZE_BYTES: usize = Self::CORE.bytes;
+    const STORAGE_WORDS: usize = Self::WORDS;
+    type BitcastSignature = G::Sig;
 
     #[inline(always)]
     fn offset(index: [usize; RANK]) -> usize {
         debug_assert!(
             in_bounds(&index, Dims::SLICE),
             "index {index:?} out of bounds for {}",
-            Canon::STR
+            Self::TEXT_STR
         );
-        Offset::eval(&index)
+        Self::eval(&index)
     }
 
     #[inline(always)]
     fn checked_offset(index: [usize; RANK]) -> Option<usize> {
-        in_bounds(&index, Dims::SLICE).then(|| Offset::eval(&index))
+        in_bounds(&index, Dims::SLICE).then(|| Self::eval(&index))
     }
 
     #[inline]
     fn index_of(offset: usize) -> Option<[usize; RANK]> {
-        if offset >= M::TILED || M::ELEMENTS == 0 {
-            return None;
-        }
         let mut index = [0; RANK];
-        Inverse::eval_into(&[offset], &mut index);
-        (in_bounds(&index, Dims::SLICE) && Offset::eval(&index) == offset).then_some(index)
+        (Self::CORE.index_of(offset, &mut index)
+            && in_bounds(&index, Dims::SLICE)
+            && Self::eval(&index) == offset)
+            .then_some(index)
     }
 }
 

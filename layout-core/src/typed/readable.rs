@@ -11,6 +11,7 @@
 use core::marker::PhantomData;
 
 use super::list::{LIST_CAPACITY, List, Nil};
+use super::tiling::MAX_TYPED_TILES;
 
 /// No entry: the default of every readable list slot.
 pub(crate) const NONE: usize = usize::MAX;
@@ -65,6 +66,67 @@ macro_rules! readable_lists {
         /// ```
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct MinorToMajor<
+            const D0: usize = $none,
+            const D1: usize = $none,
+            const D2: usize = $none,
+            const D3: usize = $none,
+            const D4: usize = $none,
+            const D5: usize = $none,
+            const D6: usize = $none,
+            const D7: usize = $none,
+            More = Nil,
+        >(PhantomData<More>);
+
+        /// Legacy padded dimensions (`padded = [..]` of `layout!`). Macro support, not API.
+        ///
+        /// ```
+        /// use xla_layout::typed::{List, Padded};
+        /// assert_eq!(<Padded<3, 5> as List>::SLICE, &[3, 5]);
+        /// ```
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct Padded<
+            const D0: usize = $none,
+            const D1: usize = $none,
+            const D2: usize = $none,
+            const D3: usize = $none,
+            const D4: usize = $none,
+            const D5: usize = $none,
+            const D6: usize = $none,
+            const D7: usize = $none,
+            More = Nil,
+        >(PhantomData<More>);
+
+        /// One split config `SC(d:i,j,..)`: the dimension, then the split indices. Macro
+        /// support, not API.
+        ///
+        /// ```
+        /// use xla_layout::typed::{List, Split};
+        /// assert_eq!(<Split<1, 40, 130> as List>::SLICE, &[1, 40, 130]);
+        /// ```
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct Split<
+            const D0: usize = $none,
+            const D1: usize = $none,
+            const D2: usize = $none,
+            const D3: usize = $none,
+            const D4: usize = $none,
+            const D5: usize = $none,
+            const D6: usize = $none,
+            const D7: usize = $none,
+            More = Nil,
+        >(PhantomData<More>);
+
+        /// The bitcast signature of a layout type whose memory is a reshape-invariant list of
+        /// `(size, stride)` modes ([`Plan::bitcast_signature`](crate::Plan::bitcast_signature));
+        /// other layouts have [`Same`] (a bitcast only to the same layout). Macro support, not
+        /// API.
+        ///
+        /// ```
+        /// use xla_layout::typed::{Bitcast, List};
+        /// assert_eq!(<Bitcast<12, 1, 12> as List>::SLICE, &[12, 1, 12]);
+        /// ```
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct Bitcast<
             const D0: usize = $none,
             const D1: usize = $none,
             const D2: usize = $none,
@@ -131,7 +193,7 @@ macro_rules! list_impl {
     )*};
 }
 
-list_impl!(Dims MinorToMajor Tile);
+list_impl!(Dims MinorToMajor Tile Padded Split Bitcast);
 
 /// No tile: the default of each of [`Tiles`]'s slots, so that a mismatch between layouts with
 /// different numbers of tiles reads "expected `Tile<8, 128>`, found `NoTile`". Macro support,
@@ -160,3 +222,261 @@ pub struct Tiles<
     T7 = NoTile,
     More = Nil,
 >(PhantomData<fn() -> (T0, T1, T2, T3, T4, T5, T6, T7, More)>);
+
+/// A slot of [`Tiles`]: a [`Tile`] or [`NoTile`].
+pub trait TileSlot {
+    /// Whether the slot holds a tile.
+    const PRESENT: bool;
+    /// The tile's rank.
+    const RANK: usize;
+    /// The tile's dims, `0` for `*`.
+    const DIMS: [usize; MAX_TYPED_TILES];
+}
+
+impl TileSlot for NoTile {
+    const PRESENT: bool = false;
+    const RANK: usize = 0;
+    const DIMS: [usize; MAX_TYPED_TILES] = [0; MAX_TYPED_TILES];
+}
+
+impl<
+    const D0: usize,
+    const D1: usize,
+    const D2: usize,
+    const D3: usize,
+    const D4: usize,
+    const D5: usize,
+    const D6: usize,
+    const D7: usize,
+> TileSlot for Tile<D0, D1, D2, D3, D4, D5, D6, D7>
+{
+    const PRESENT: bool = true;
+    const RANK: usize = <Self as List>::LEN;
+    const DIMS: [usize; MAX_TYPED_TILES] = [D0, D1, D2, D3, D4, D5, D6, D7];
+}
+
+/// The tiles of a static layout type, read in `const` contexts.
+pub trait TileSet {
+    /// The number of tiles.
+    const COUNT: usize;
+    /// Each tile's dims (`0` for `*`).
+    const TILES: [[usize; MAX_TYPED_TILES]; MAX_TYPED_TILES];
+    /// Each tile's rank.
+    const RANKS: [usize; MAX_TYPED_TILES];
+}
+
+impl<T0, T1, T2, T3, T4, T5, T6, T7> TileSet for Tiles<T0, T1, T2, T3, T4, T5, T6, T7>
+where
+    T0: TileSlot,
+    T1: TileSlot,
+    T2: TileSlot,
+    T3: TileSlot,
+    T4: TileSlot,
+    T5: TileSlot,
+    T6: TileSlot,
+    T7: TileSlot,
+{
+    const COUNT: usize = {
+        let present = [
+            T0::PRESENT,
+            T1::PRESENT,
+            T2::PRESENT,
+            T3::PRESENT,
+            T4::PRESENT,
+            T5::PRESENT,
+            T6::PRESENT,
+            T7::PRESENT,
+        ];
+        let mut n = 0;
+        while n < MAX_TYPED_TILES && present[n] {
+            n += 1;
+        }
+        n
+    };
+    const TILES: [[usize; MAX_TYPED_TILES]; MAX_TYPED_TILES] = [
+        T0::DIMS,
+        T1::DIMS,
+        T2::DIMS,
+        T3::DIMS,
+        T4::DIMS,
+        T5::DIMS,
+        T6::DIMS,
+        T7::DIMS,
+    ];
+    const RANKS: [usize; MAX_TYPED_TILES] = [
+        T0::RANK,
+        T1::RANK,
+        T2::RANK,
+        T3::RANK,
+        T4::RANK,
+        T5::RANK,
+        T6::RANK,
+        T7::RANK,
+    ];
+}
+
+/// The split configs `SC(..)(..)` of a layout type, up to 8 [`Split`]s. Macro support, not
+/// API.
+///
+/// ```
+/// use xla_layout::typed::{SC, Split};
+/// let _ = SC::<Split<0, 30>, Split<1, 40, 130>>::default();
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[allow(clippy::type_complexity)]
+pub struct SC<S0 = Nil, S1 = Nil, S2 = Nil, S3 = Nil, S4 = Nil, S5 = Nil, S6 = Nil, S7 = Nil>(
+    PhantomData<fn() -> (S0, S1, S2, S3, S4, S5, S6, S7)>,
+);
+
+/// The attributes of a static layout type past its tiles, as `L`, `E`, `S` and `M` of the
+/// layout text (`L(1)`, `E(0)`, `S(0)`, `M(0)` when not written), the legacy padding value
+/// code, the legacy [`Padded`] dims and the split configs [`SC`]. Macro support, not API.
+///
+/// ```
+/// use xla_layout::typed::Attrs;
+/// type TailAlignedPacked = Attrs<64, 4>; // L(64)E(4)
+/// let _ = TailAlignedPacked::default();
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Attrs<
+    const L: usize = 1,
+    const E: usize = 0,
+    const S: usize = 0,
+    const M: usize = 0,
+    const PADDING: u8 = 0,
+    P = Padded,
+    Splits = SC,
+>(PhantomData<fn() -> (P, Splits)>);
+
+/// The attributes of a static layout type, read in `const` contexts.
+pub trait AttrSet {
+    /// `L(n)`.
+    const L: usize;
+    /// `E(n)`, 0 for the element type's width.
+    const E: usize;
+    /// `S(n)`.
+    const S: usize;
+    /// `M(n)`.
+    const M: usize;
+    /// The legacy padding value code.
+    const PADDING: u8;
+    /// Legacy padded dims.
+    type Padded: List;
+    /// The split configs, each as its dimension, the count of its indices, its indices.
+    const SPLITS: [usize; LIST_CAPACITY];
+    /// How many entries of [`SPLITS`](AttrSet::SPLITS) are used.
+    const SPLITS_LEN: usize;
+}
+
+const fn append(
+    mut out: [usize; LIST_CAPACITY],
+    mut at: usize,
+    split: &[usize],
+) -> ([usize; LIST_CAPACITY], usize) {
+    if split.is_empty() {
+        return (out, at);
+    }
+    assert!(
+        at + split.len() < LIST_CAPACITY,
+        "split configs too long for a layout type"
+    );
+    out[at] = split[0];
+    out[at + 1] = split.len() - 1;
+    at += 2;
+    let mut i = 1;
+    while i < split.len() {
+        out[at] = split[i];
+        at += 1;
+        i += 1;
+    }
+    (out, at)
+}
+
+const fn flatten(splits: [&[usize]; 8]) -> ([usize; LIST_CAPACITY], usize) {
+    let mut out = [0; LIST_CAPACITY];
+    let mut at = 0;
+    let mut i = 0;
+    while i < 8 {
+        (out, at) = append(out, at, splits[i]);
+        i += 1;
+    }
+    (out, at)
+}
+
+impl<
+    const L: usize,
+    const E: usize,
+    const S: usize,
+    const M: usize,
+    const PADDING: u8,
+    P: List,
+    S0: List,
+    S1: List,
+    S2: List,
+    S3: List,
+    S4: List,
+    S5: List,
+    S6: List,
+    S7: List,
+> AttrSet for Attrs<L, E, S, M, PADDING, P, SC<S0, S1, S2, S3, S4, S5, S6, S7>>
+{
+    const L: usize = L;
+    const E: usize = E;
+    const S: usize = S;
+    const M: usize = M;
+    const PADDING: u8 = PADDING;
+    type Padded = P;
+    const SPLITS: [usize; LIST_CAPACITY] = flatten([
+        S0::SLICE,
+        S1::SLICE,
+        S2::SLICE,
+        S3::SLICE,
+        S4::SLICE,
+        S5::SLICE,
+        S6::SLICE,
+        S7::SLICE,
+    ])
+    .0;
+    const SPLITS_LEN: usize = flatten([
+        S0::SLICE,
+        S1::SLICE,
+        S2::SLICE,
+        S3::SLICE,
+        S4::SLICE,
+        S5::SLICE,
+        S6::SLICE,
+        S7::SLICE,
+    ])
+    .1;
+}
+
+/// The bitcast signature of a layout type that is only bitcast-compatible with itself. Macro
+/// support, not API.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Same;
+
+/// The bitcast signature, as a type, of a layout type `Of` whose signature argument is `Self`.
+pub trait Signature<Of> {
+    /// The type two layouts must share to be bitcast-compatible.
+    type Sig;
+}
+
+impl<Of> Signature<Of> for Same {
+    type Sig = Of;
+}
+
+impl<
+    Of,
+    const D0: usize,
+    const D1: usize,
+    const D2: usize,
+    const D3: usize,
+    const D4: usize,
+    const D5: usize,
+    const D6: usize,
+    const D7: usize,
+    More,
+> Signature<Of> for Bitcast<D0, D1, D2, D3, D4, D5, D6, D7, More>
+{
+    type Sig = Self;
+}

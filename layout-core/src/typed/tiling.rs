@@ -1,0 +1,272 @@
+//! A static layout compiled at compile time from a type's readable arguments: the tiling steps,
+//! the expanded shape, strides and sizes, in fixed-capacity arrays so that `const` items can
+//! hold them. The steps are those of the runtime plan (`model::tiling::expand`, spec §8.2) and
+//! run through the same functions (`index::steps`); `layout!` checks every type it spells
+//! against the runtime [`Plan`](crate::Plan) (sizes, expanded shape, strides and text).
+
+use crate::index::steps;
+
+/// The most dimensions a static `layout!` type has (its `Dims` spell up to 8, then `More`).
+pub const MAX_TYPED_RANK: usize = 16;
+/// The most tiles of a static `layout!` type, and the most dimensions of one of its tiles.
+pub const MAX_TYPED_TILES: usize = 8;
+/// The widest the working index of a static `layout!` type gets while its tiles expand it.
+pub(crate) const WIDTH: usize = crate::index::MAX_EXPANDED_RANK;
+/// The most steps (paddings, `*` merges, tiles) of a static `layout!` type.
+pub(crate) const STEPS: usize = MAX_TYPED_TILES * (MAX_TYPED_TILES + 1);
+
+/// One tiling step; see `model::tiling::Step`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// No step (the unused capacity).
+    Nothing,
+    /// Prepend `by` zero entries.
+    Pad { by: usize },
+    /// Merge entry `at` into the next: `I[at+1] += I[at] * mult`.
+    Combine { at: usize, mult: usize },
+    /// Tile entries `start..start + count` by `sizes[..count]`.
+    Tile {
+        start: usize,
+        count: usize,
+        sizes: [u64; MAX_TYPED_TILES],
+    },
+}
+
+/// What a static layout type computes from its arguments.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Core {
+    pub(crate) rank: usize,
+    /// Logical dimension at each physical position, major to minor.
+    pub(crate) physical: [usize; MAX_TYPED_RANK],
+    /// Whether each logical dimension has size 1 (its index entry is always 0).
+    pub(crate) unit: [bool; MAX_TYPED_RANK],
+    pub(crate) steps: [Step; STEPS],
+    pub(crate) step_count: usize,
+    pub(crate) width: usize,
+    pub(crate) expanded: [usize; WIDTH],
+    pub(crate) strides: [usize; WIDTH],
+    pub(crate) elements: usize,
+    pub(crate) tiled: usize,
+    pub(crate) physical_elements: usize,
+    pub(crate) bytes: usize,
+}
+
+/// The inputs of [`Core::new`]: a layout as its type spells it.
+pub(crate) struct Spec<'a> {
+    pub(crate) dims: &'a [usize],
+    pub(crate) minor_to_major: &'a [usize],
+    /// Each tile's dims (`0` for `*`), `tile_ranks[t]` of them.
+    pub(crate) tiles: &'a [[usize; MAX_TYPED_TILES]],
+    pub(crate) tile_ranks: &'a [usize],
+    /// Legacy padded sizes (empty for none).
+    pub(crate) padded: &'a [usize],
+    pub(crate) tail_alignment: usize,
+    pub(crate) element_bits: usize,
+    pub(crate) prefix_bytes: usize,
+}
+
+const fn checked(v: Option<usize>) -> usize {
+    match v {
+        Some(v) => v,
+        None => panic!("the size of this layout type overflows"),
+    }
+}
+
+impl Core {
+    /// Compiles a valid layout (the macro validates it first); panics (a compile error in a
+    /// `const`) on capacity or overflow.
+    pub(crate) const fn new(spec: &Spec<'_>) -> Core {
+        let rank = spec.dims.len();
+        assert!(
+            rank <= MAX_TYPED_RANK,
+            "too many dimensions for a layout type"
+        );
+        assert!(
+            spec.minor_to_major.len() == rank,
+            "minor_to_major of the wrong length"
+        );
+        let mut physical = [0; MAX_TYPED_RANK];
+        let mut unit = [false; MAX_TYPED_RANK];
+        let mut sizes = [0usize; WIDTH];
+        let mut elements = 1usize;
+        let mut p = 0;
+        while p < rank {
+            let d = spec.minor_to_major[rank - 1 - p];
+            physical[p] = d;
+            let mut extent = spec.dims[d];
+            if d < spec.padded.len() && spec.padded[d] > extent {
+                extent = spec.padded[d];
+            }
+            sizes[p] = extent;
+            unit[d] = spec.dims[d] == 1;
+            elements = checked(elements.checked_mul(spec.dims[d]));
+            p += 1;
+        }
+        let mut width = rank;
+        let mut step_list = [Step::Nothing; STEPS];
+        let mut step_count = 0;
+        let mut t = 0;
+        while t < spec.tiles.len() {
+            let tile = spec.tiles[t];
+            let k = spec.tile_ranks[t];
+            if k > width {
+                let by = k - width;
+                width = steps::pad(&mut sizes, width, by);
+                // Padded entries have size 1, not 0.
+                let mut j = 0;
+                while j < by {
+                    sizes[j] = 1;
+                    j += 1;
+                }
+                step_list[step_count] = Step::Pad { by };
+                step_count += 1;
+            }
+            let base = width - k;
+            let mut region = [0usize; MAX_TYPED_TILES];
+            let mut i = 0;
+            while i < k {
+                region[i] = sizes[base + i];
+                i += 1;
+            }
+            width = base;
+            let mut tile_sizes = [0u64; MAX_TYPED_TILES];
+            let mut count = 0;
+            let mut carry = 0usize;
+            let mut carrying = false;
+            let mut i = 0;
+            while i < k {
+                let value = if carrying {
+                    carrying = false;
+                    checked(carry.checked_mul(region[i]))
+                } else {
+                    region[i]
+                };
+                if tile[i] == 0 {
+                    step_list[step_count] = Step::Combine {
+                        at: base + count,
+                        mult: region[i + 1],
+                    };
+                    step_count += 1;
+                    carry = value;
+                    carrying = true;
+                } else {
+                    sizes[width] = value;
+                    width += 1;
+                    tile_sizes[count] = tile[i] as u64;
+                    count += 1;
+                }
+                i += 1;
+            }
+            let mut j = 0;
+            while j < count {
+                sizes[base + j] = sizes[base + j].div_ceil(tile_sizes[j] as usize);
+                sizes[width + j] = tile_sizes[j] as usize;
+                j += 1;
+            }
+            width += count;
+            assert!(width <= WIDTH, "this layout type is too wide once tiled");
+            step_list[step_count] = Step::Tile {
+                start: base,
+                count,
+                sizes: tile_sizes,
+            };
+            step_count += 1;
+            t += 1;
+        }
+        let mut strides = [0usize; WIDTH];
+        let mut tiled = 1usize;
+        let mut i = width;
+        while i > 0 {
+            i -= 1;
+            strides[i] = tiled;
+            tiled = checked(tiled.checked_mul(sizes[i]));
+        }
+        let align = spec.tail_alignment;
+        let physical_elements = checked(tiled.div_ceil(align).checked_mul(align));
+        let bits = spec.element_bits;
+        let data = if bits.is_multiple_of(8) {
+            checked(physical_elements.checked_mul(bits / 8))
+        } else {
+            checked(physical_elements.checked_mul(bits)).div_ceil(8)
+        };
+        Core {
+            rank,
+            physical,
+            unit,
+            steps: step_list,
+            step_count,
+            width,
+            expanded: sizes,
+            strides,
+            elements,
+            tiled,
+            physical_elements,
+            bytes: checked(data.checked_add(spec.prefix_bytes)),
+        }
+    }
+
+    /// Runs step `n` on a working index of `width` entries; returns the new width.
+    #[inline(always)]
+    pub(crate) const fn run(step: Step, work: &mut [usize; WIDTH], width: usize) -> usize {
+        match step {
+            Step::Nothing => width,
+            Step::Pad { by } => steps::pad(work, width, by),
+            Step::Combine { at, mult } => steps::combine(work, width, at, mult),
+            Step::Tile {
+                start,
+                count,
+                sizes,
+            } => steps::tile(work, width, start, sizes.split_at(count).0),
+        }
+    }
+
+    /// The logical index stored at `offset` (into `index`), as `Plan::index_of`: `false` for
+    /// a padding slot or an offset past the end.
+    pub(crate) fn index_of(&self, offset: usize, index: &mut [usize]) -> bool {
+        if offset >= self.tiled || self.elements == 0 {
+            return false;
+        }
+        let mut work = [0usize; WIDTH];
+        let mut width = self.width;
+        for (w, (&s, &e)) in work
+            .iter_mut()
+            .zip(self.strides.iter().zip(&self.expanded))
+            .take(width)
+        {
+            *w = (offset / s) % e;
+        }
+        for step in self.steps[..self.step_count].iter().rev() {
+            match *step {
+                Step::Nothing => {}
+                Step::Tile {
+                    start,
+                    count,
+                    sizes,
+                } => {
+                    width -= count;
+                    for j in 0..count {
+                        work[start + j] = work[start + j] * sizes[j] as usize + work[width + j];
+                    }
+                }
+                Step::Combine { at, mult } => {
+                    let c = work[at];
+                    work.copy_within(at..width, at + 1);
+                    work[at] = c / mult;
+                    work[at + 1] = c % mult;
+                    width += 1;
+                }
+                Step::Pad { by } => {
+                    if work[..by].iter().any(|&i| i != 0) {
+                        return false;
+                    }
+                    work.copy_within(by..width, 0);
+                    width -= by;
+                }
+            }
+        }
+        for p in 0..self.rank {
+            index[self.physical[p]] = work[p];
+        }
+        true
+    }
+}
