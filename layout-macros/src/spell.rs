@@ -3,9 +3,9 @@
 use proc_macro2::{Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 use xla_layout_core::typed::{
-    MAX_TYPED_RANK, MAX_TYPED_TILES, TEXT_CAPACITY, marker_name, padding_code,
+    MAX_TYPED_RANK, MAX_TYPED_TILES, NONE, TEXT_CAPACITY, marker_name, padding_code,
 };
-use xla_layout_core::{ArrayShape, ErrorKind, Errors, PaddingValue, Plan, Shape};
+use xla_layout_core::{ArrayShape, ErrorKind, Errors, PaddingValue, Plan, Shape, TileDim};
 
 use crate::skeleton::{Node, not_an_array_message};
 use crate::source::{Source, spanned};
@@ -358,9 +358,101 @@ fn array_type(
     };
     let signature = plan.bitcast_signature();
     let opaque = signature.first() == Some(&usize::MAX);
-    let signature = readable(&root, "Bitcast", &signature);
+    let tile_numbers = layout.tiles.iter().flat_map(|t| t.dims()).map(|d| match d {
+        TileDim::Size(n) => usize::try_from(*n).unwrap_or(0),
+        TileDim::Combine => 0,
+    });
+    let reserved = plan
+        .dims()
+        .iter()
+        .copied()
+        .chain(padded.iter().copied())
+        .chain(tile_numbers)
+        .chain(
+            if opaque { &[][..] } else { &signature[..] }
+                .iter()
+                .copied(),
+        )
+        .any(|n| n == NONE);
+    if reserved {
+        return Err(vec![spanned(
+            array.0,
+            array.1,
+            format!(
+                "static layout! types use {NONE} to mark unused arguments, so no size of the \
+                 layout (a dimension, tile, padded size or stride) can be exactly {NONE} (the \
+                 runtime `Plan` has no such limit)"
+            ),
+        )]);
+    }
+    let fits_alias = a.rank() <= 8
+        && layout.tiles.len() <= 4
+        && widest_tile.unwrap_or(0) <= 4
+        && splits.is_empty()
+        && padded.len() <= 8;
+    if fits_alias {
+        // Constants but for three arguments: see `typed::Spelled`.
+        let none = Literal::usize_unsuffixed(NONE);
+        let none = quote!(#none);
+        let slots = |items: &[usize], n: usize| -> Vec<TokenStream> {
+            (0..n)
+                .map(|i| match items.get(i) {
+                    Some(&v) => {
+                        let v = Literal::usize_unsuffixed(v);
+                        quote!(#v)
+                    }
+                    None => none.clone(),
+                })
+                .collect()
+        };
+        let mut consts = vec![quote!(#rank)];
+        consts.extend(slots(plan.dims(), 8));
+        let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
+        consts.extend(slots(&m2m, 8));
+        for t in 0..4 {
+            let dims: Vec<usize> = layout.tiles.get(t).map_or_else(Vec::new, |tile| {
+                tile.dims()
+                    .iter()
+                    .map(|d| match d {
+                        TileDim::Size(n) => usize::try_from(*n).unwrap_or(0),
+                        TileDim::Combine => 0,
+                    })
+                    .collect()
+            });
+            consts.extend(slots(&dims, 4));
+        }
+        let number = |v: i64| {
+            let v = Literal::usize_unsuffixed(usize::try_from(v.max(0)).unwrap_or(0));
+            quote!(#v)
+        };
+        consts.push(number(layout.tail_padding_alignment_in_elements));
+        consts.push(number(layout.element_size_in_bits));
+        consts.push(number(layout.memory_space));
+        consts.push(number(layout.dynamic_shape_metadata_prefix_bytes));
+        let code = Literal::u8_unsuffixed(padding_code(layout.padding_value));
+        consts.push(quote!(#code));
+        consts.extend(slots(&padded, 8));
+        let signature = if opaque {
+            quote!(#root::Same)
+        } else {
+            readable(&root, "Bitcast", &signature)
+        };
+        let storage = if packed {
+            quote!(#root::Packed)
+        } else {
+            quote!(#root::Direct)
+        };
+        return Ok(quote!(
+            #root::Spelled<#root::elem::#elem, #(#consts,)* #signature, #storage>
+        ));
+    }
+    let signature = if opaque {
+        quote!(#root::Same)
+    } else {
+        readable(&root, "Bitcast", &signature)
+    };
     let mut args = vec![quote!(#root::elem::#elem), quote!(#rank), dims, m2m, tiles];
-    let tail = [(used > 0, attrs), (packed, storage), (!opaque, signature)];
+    let tail = [(!opaque, signature), (used > 0, attrs), (packed, storage)];
     if let Some(last) = tail.iter().rposition(|(given, _)| *given) {
         args.extend(tail.into_iter().take(last + 1).map(|(_, t)| t));
     }

@@ -43,12 +43,20 @@ pub(crate) fn expr(root: &TokenStream, e: &Expr) -> TokenStream {
 }
 
 /// `items` as the readable list type `name` under `root` (`Dims<16, 256>`): up to 8 const
-/// arguments, then the rest as a list of the same kind in the ninth argument.
+/// arguments (32 for `Bitcast`), then the rest as a list of the same kind in the next one.
 pub(crate) fn readable(root: &TokenStream, name: &str, items: &[usize]) -> TokenStream {
+    let slots = if name == "Bitcast" {
+        xla_layout_core::typed::BITCAST_SLOTS
+    } else {
+        8
+    };
     let name = Ident::new(name, Span::call_site());
-    let head = items.iter().take(8).map(|&v| Literal::usize_unsuffixed(v));
-    if items.len() > 8 {
-        let more = readable(root, &name.to_string(), &items[8..]);
+    let head = items
+        .iter()
+        .take(slots)
+        .map(|&v| Literal::usize_unsuffixed(v));
+    if items.len() > slots {
+        let more = readable(root, &name.to_string(), &items[slots..]);
         quote!(#root::#name<#(#head,)* #more>)
     } else {
         quote!(#root::#name<#(#head),*>)

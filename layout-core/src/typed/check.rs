@@ -93,9 +93,9 @@ impl<const N: usize, L: Layout<Index = [usize; N]>> Rank<N> for L {}
 pub trait FirstTile<const R: usize, const C: usize>: Rank<2> {}
 
 #[diagnostic::do_not_recommend]
-impl<E, D, M, T1, T2, T3, T4, T5, T6, T7, More, A, S, G, const R: usize, const C: usize>
+impl<E, D, M, T1, T2, T3, T4, T5, T6, T7, More, G, A, S, const R: usize, const C: usize>
     FirstTile<R, C>
-    for Array<E, 2, D, M, Tiles<Tile<R, C>, T1, T2, T3, T4, T5, T6, T7, More>, A, S, G>
+    for Array<E, 2, D, M, Tiles<Tile<R, C>, T1, T2, T3, T4, T5, T6, T7, More>, G, A, S>
 where
     Self: Rank<2>,
 {

@@ -28,8 +28,8 @@ pub trait Matrix: StaticLayout<Index = [usize; 2]> {
     type Cols: Unsigned;
 }
 
-impl<E, const R: usize, const C: usize, M2m, Tiles, A, S, G> Matrix
-    for Array<E, 2, Dims<R, C>, M2m, Tiles, A, S, G>
+impl<E, const R: usize, const C: usize, M2m, Tiles, G, A, S> Matrix
+    for Array<E, 2, Dims<R, C>, M2m, Tiles, G, A, S>
 where
     Self: StaticLayout<Index = [usize; 2]>,
     Const<R>: ToUInt,

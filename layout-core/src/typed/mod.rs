@@ -11,8 +11,8 @@
 //! therefore give the same type, and [`StaticLayout::offset`] compiles to straight-line arithmetic.
 //!
 //! A layout passed where another is expected is reported at the first difference, in those
-//! terms: ``expected `Tile<8, 128>`, found `NoTile` `` (an untiled layout where a tiled one
-//! was expected), or ``expected `1`, found `0` `` inside `MinorToMajor<..>`. Generic code
+//! terms: ``expected `Tile<8, 128>`, found `Tile` `` (an untiled layout, no tile, where a
+//! tiled one was expected), or ``expected `1`, found `0` `` inside `MinorToMajor<..>`. Generic code
 //! states what it needs with the bounds of this module ([`Rank`], [`SameArrayAs`],
 //! [`BitcastCompatibleWith`], [`FirstTile`], [`FitsTiles`]), whose errors say in layout terms
 //! what is wrong.
@@ -30,7 +30,7 @@
 //! # Macro support is not API
 //!
 //! The building blocks the macro spells types with (the readable lists `Dims`, `MinorToMajor`,
-//! `Tiles`, `Tile`, `NoTile`, the type-level lists `Cons`/`Nil`, the canonical text as
+//! `Tiles`, `Tile`, the type-level lists `Cons`/`Nil`, the canonical text as
 //! `Text`/`Chunk`, the closed-form expression types `Term`, `Coords`, `Idx`, `Div`, `Rem`,
 //! `MulAdd`, the blocks `Compiled` and `Meta`, and helpers such as `text_chunks`) are
 //! public only because the macro's expansion names them from the user's crate. They are
@@ -47,6 +47,7 @@ mod list;
 mod matrix;
 mod readable;
 mod scalar;
+mod spelled;
 mod storage;
 mod tiling;
 
@@ -69,13 +70,16 @@ pub use list::{
 pub use matrix::{FitsTiles, Matrix, PaddedTo};
 #[doc(hidden)]
 pub use readable::{
-    AttrSet, Attrs, Bitcast, Dims, MinorToMajor, NoTile, Padded, SC, Same, Signature, Split, Tile,
-    TileSet, TileSlot, Tiles,
+    AttrSet, Attrs, BITCAST_SLOTS, Bitcast, Dims, MinorToMajor, NONE, Padded, SC, Same, Signature,
+    Split, Tile, TileSet, TileSlot, Tiles,
 };
 pub use scalar::{
     F4e2m1fn, F6e2m3fn, F6e3m2fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu,
     I1, I2, I4, U1, U2, U4,
 };
+#[doc(hidden)]
+#[doc(hidden)]
+pub use spelled::Spelled;
 pub use storage::{Bits, Direct, Packed, StorageKind};
 pub use tiling::{MAX_TYPED_RANK, MAX_TYPED_TILES};
 
@@ -337,27 +341,27 @@ pub const fn padding_code(value: PaddingValue) -> u8 {
 
 /// A static array layout as a type, spelled by the `layout!` macro as the layout reads: the
 /// element type marker, the rank, [`Dims`], [`MinorToMajor`], [`Tiles`], then, when they are
-/// not the defaults, the attributes ([`Attrs`]: `L`, `E`, `S`, `M`, legacy padding, split
-/// configs), the storage kind ([`Direct`] or [`Packed`]) and the bitcast signature
-/// ([`Bitcast`] or [`Same`]). Everything else (sizes, the canonical text, the offset and its
+/// not the defaults, the bitcast signature ([`Bitcast`] or [`Same`]), the attributes
+/// ([`Attrs`]: `L`, `E`, `S`, `M`, legacy padding, split configs) and the storage kind
+/// ([`Direct`] or [`Packed`]). Everything else (sizes, the canonical text, the offset and its
 /// inverse) is computed from these arguments at compile time, by the steps of the runtime
 /// [`Plan`]. These arguments are macro support, not API (see the [module docs](self)): name an
 /// `Array` with `layout!`.
 ///
 /// ```
 /// use xla_layout::{layout, typed::{Array, Layout}};
-/// fn is_array<E, const R: usize, D, M, T, A, S, G>(_: Array<E, R, D, M, T, A, S, G>) {}
+/// fn is_array<E, const R: usize, D, M, T, G, A, S>(_: Array<E, R, D, M, T, G, A, S>) {}
 /// is_array(<layout!(f32[2,3])>::default());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Array<E, const RANK: usize, Dims, M2m, Tiles, A = Attrs, S = Direct, G = Same>(
-    Marker<E, Dims, M2m, Tiles, A, (S, G)>,
+pub struct Array<E, const RANK: usize, Dims, M2m, Tiles, G = Same, A = Attrs, S = Direct>(
+    Marker<E, Dims, M2m, Tiles, G, (A, S)>,
 );
 
 /// The type arguments of a layout type, held only as a marker.
 pub(crate) type Marker<A, B, C, D, E, F> = PhantomData<fn() -> (A, B, C, D, E, F)>;
 
-impl<E, const RANK: usize, Dims, M2m, Tiles, A, S, G> Array<E, RANK, Dims, M2m, Tiles, A, S, G>
+impl<E, const RANK: usize, Dims, M2m, Tiles, A, S, G> Array<E, RANK, Dims, M2m, Tiles, G, A, S>
 where
     E: ElementType,
     S: StorageKind<E::Elem>,
@@ -466,7 +470,7 @@ where
 }
 
 impl<E, const RANK: usize, Dims, M2m, Tiles, A, S, G> Layout
-    for Array<E, RANK, Dims, M2m, Tiles, A, S, G>
+    for Array<E, RANK, Dims, M2m, Tiles, G, A, S>
 where
     E: ElementType,
     S: StorageKind<E::Elem>,
@@ -554,7 +558,7 @@ where
 }
 
 impl<E, const RANK: usize, Dims, M2m, Tiles, A, S, G> StaticLayout
-    for Array<E, RANK, Dims, M2m, Tiles, A, S, G>
+    for Array<E, RANK, Dims, M2m, Tiles, G, A, S>
 where
     E: ElementType,
     S: StorageKind<E::Elem>,

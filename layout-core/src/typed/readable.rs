@@ -4,17 +4,19 @@
 //! Tile<2, 1>>, ..>`) and a mismatch of two layouts is first reported where they differ in
 //! layout terms.
 //!
-//! Each list holds up to 8 entries as const parameters whose default is `usize::MAX` (no entry;
-//! rustc leaves defaulted trailing arguments out when it prints a type), followed by `More`
-//! ([`Nil`] by default) for the entries past the eighth. A `*` in a tile is `0`.
+//! Each list holds up to 8 entries as const parameters whose default is [`NONE`] (no entry;
+//! rustc leaves defaulted trailing arguments out when it prints a type, when the default is a
+//! literal), followed by `More` ([`Nil`] by default) for the entries past the eighth. A `*` in
+//! a tile is `0`.
 
 use core::marker::PhantomData;
 
 use super::list::{LIST_CAPACITY, List, Nil};
 use super::tiling::MAX_TYPED_TILES;
 
-/// No entry: the default of every readable list slot.
-pub(crate) const NONE: usize = usize::MAX;
+/// No entry: the default of every readable list slot, `u32::MAX` so that the same literal
+/// works on every target (`layout!` rejects layouts that would need this number as a value).
+pub const NONE: usize = 4294967295;
 
 /// The entries of a readable list: the given slots up to the first [`NONE`], then `More`'s if
 /// all 8 are given.
@@ -116,28 +118,6 @@ macro_rules! readable_lists {
             More = Nil,
         >(PhantomData<More>);
 
-        /// The bitcast signature of a layout type whose memory is a reshape-invariant list of
-        /// `(size, stride)` modes ([`Plan::bitcast_signature`](crate::Plan::bitcast_signature));
-        /// other layouts have [`Same`] (a bitcast only to the same layout). Macro support, not
-        /// API.
-        ///
-        /// ```
-        /// use xla_layout::typed::{Bitcast, List};
-        /// assert_eq!(<Bitcast<12, 1, 12> as List>::SLICE, &[12, 1, 12]);
-        /// ```
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        pub struct Bitcast<
-            const D0: usize = $none,
-            const D1: usize = $none,
-            const D2: usize = $none,
-            const D3: usize = $none,
-            const D4: usize = $none,
-            const D5: usize = $none,
-            const D6: usize = $none,
-            const D7: usize = $none,
-            More = Nil,
-        >(PhantomData<More>);
-
         /// One tile `T(..)` of a layout type, `*` written `0`. Macro support, not API.
         ///
         /// ```
@@ -159,9 +139,6 @@ macro_rules! readable_lists {
     };
 }
 
-#[cfg(target_pointer_width = "64")]
-readable_lists!(18446744073709551615);
-#[cfg(not(target_pointer_width = "64"))]
 readable_lists!(4294967295);
 
 macro_rules! list_impl {
@@ -193,16 +170,188 @@ macro_rules! list_impl {
     )*};
 }
 
-list_impl!(Dims MinorToMajor Tile Padded Split Bitcast);
+list_impl!(Dims MinorToMajor Tile Padded Split);
 
-/// No tile: the default of each of [`Tiles`]'s slots, so that a mismatch between layouts with
-/// different numbers of tiles reads "expected `Tile<8, 128>`, found `NoTile`". Macro support,
-/// not API.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct NoTile;
+macro_rules! bitcast_list {
+    ($none:literal) => {
+        /// The bitcast signature of a layout type whose memory is a reshape-invariant list of
+        /// `(size, stride)` modes ([`Plan::bitcast_signature`](crate::Plan::bitcast_signature)),
+        /// up to 32 entries and then `More`; other layouts have [`Same`] (a bitcast only to
+        /// the same layout). Macro support, not API.
+        ///
+        /// ```
+        /// use xla_layout::typed::{Bitcast, List};
+        /// assert_eq!(<Bitcast<12, 1, 12> as List>::SLICE, &[12, 1, 12]);
+        /// ```
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct Bitcast<
+            const D0: usize = $none,
+            const D1: usize = $none,
+            const D2: usize = $none,
+            const D3: usize = $none,
+            const D4: usize = $none,
+            const D5: usize = $none,
+            const D6: usize = $none,
+            const D7: usize = $none,
+            const D8: usize = $none,
+            const D9: usize = $none,
+            const D10: usize = $none,
+            const D11: usize = $none,
+            const D12: usize = $none,
+            const D13: usize = $none,
+            const D14: usize = $none,
+            const D15: usize = $none,
+            const D16: usize = $none,
+            const D17: usize = $none,
+            const D18: usize = $none,
+            const D19: usize = $none,
+            const D20: usize = $none,
+            const D21: usize = $none,
+            const D22: usize = $none,
+            const D23: usize = $none,
+            const D24: usize = $none,
+            const D25: usize = $none,
+            const D26: usize = $none,
+            const D27: usize = $none,
+            const D28: usize = $none,
+            const D29: usize = $none,
+            const D30: usize = $none,
+            const D31: usize = $none,
+            More = Nil,
+        >(PhantomData<More>);
+    };
+}
+
+bitcast_list!(4294967295);
+
+/// The entries of a [`Bitcast`]: its slots up to the first [`NONE`], then `More`'s.
+const fn bitcast_items(
+    slots: [usize; BITCAST_SLOTS],
+    more: [usize; LIST_CAPACITY],
+) -> (usize, [usize; LIST_CAPACITY]) {
+    let mut out = [0; LIST_CAPACITY];
+    let mut n = 0;
+    while n < BITCAST_SLOTS && slots[n] != NONE {
+        out[n] = slots[n];
+        n += 1;
+    }
+    if n < BITCAST_SLOTS {
+        return (n, out);
+    }
+    let mut i = 0;
+    while i + BITCAST_SLOTS < LIST_CAPACITY {
+        out[i + BITCAST_SLOTS] = more[i];
+        i += 1;
+    }
+    (BITCAST_SLOTS, out)
+}
+
+/// How many entries a [`Bitcast`] holds before `More`.
+pub const BITCAST_SLOTS: usize = 32;
+
+impl<
+    const D0: usize,
+    const D1: usize,
+    const D2: usize,
+    const D3: usize,
+    const D4: usize,
+    const D5: usize,
+    const D6: usize,
+    const D7: usize,
+    const D8: usize,
+    const D9: usize,
+    const D10: usize,
+    const D11: usize,
+    const D12: usize,
+    const D13: usize,
+    const D14: usize,
+    const D15: usize,
+    const D16: usize,
+    const D17: usize,
+    const D18: usize,
+    const D19: usize,
+    const D20: usize,
+    const D21: usize,
+    const D22: usize,
+    const D23: usize,
+    const D24: usize,
+    const D25: usize,
+    const D26: usize,
+    const D27: usize,
+    const D28: usize,
+    const D29: usize,
+    const D30: usize,
+    const D31: usize,
+    More: List,
+> List
+    for Bitcast<
+        D0,
+        D1,
+        D2,
+        D3,
+        D4,
+        D5,
+        D6,
+        D7,
+        D8,
+        D9,
+        D10,
+        D11,
+        D12,
+        D13,
+        D14,
+        D15,
+        D16,
+        D17,
+        D18,
+        D19,
+        D20,
+        D21,
+        D22,
+        D23,
+        D24,
+        D25,
+        D26,
+        D27,
+        D28,
+        D29,
+        D30,
+        D31,
+        More,
+    >
+{
+    const LEN: usize = {
+        let (n, _) = bitcast_items(
+            [
+                D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15, D16, D17,
+                D18, D19, D20, D21, D22, D23, D24, D25, D26, D27, D28, D29, D30, D31,
+            ],
+            More::ITEMS,
+        );
+        if n < BITCAST_SLOTS {
+            n
+        } else {
+            assert!(
+                More::LEN + BITCAST_SLOTS <= LIST_CAPACITY,
+                "type-level list too long"
+            );
+            BITCAST_SLOTS + More::LEN
+        }
+    };
+    const ITEMS: [usize; LIST_CAPACITY] = bitcast_items(
+        [
+            D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15, D16, D17, D18,
+            D19, D20, D21, D22, D23, D24, D25, D26, D27, D28, D29, D30, D31,
+        ],
+        More::ITEMS,
+    )
+    .1;
+}
 
 /// The tiles `T(..)(..)` of a layout type, first tile first, up to 8 and then `More`; no
-/// argument for an untiled layout. Macro support, not API.
+/// argument for an untiled layout. An unused slot is `Tile` with no dims (so a mismatch
+/// between layouts with different numbers of tiles reads "expected `Tile<2, 1>`, found
+/// `Tile`"). Macro support, not API.
 ///
 /// ```
 /// use xla_layout::typed::{Tile, Tiles};
@@ -212,18 +361,18 @@ pub struct NoTile;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[allow(clippy::type_complexity)]
 pub struct Tiles<
-    T0 = NoTile,
-    T1 = NoTile,
-    T2 = NoTile,
-    T3 = NoTile,
-    T4 = NoTile,
-    T5 = NoTile,
-    T6 = NoTile,
-    T7 = NoTile,
+    T0 = Tile,
+    T1 = Tile,
+    T2 = Tile,
+    T3 = Tile,
+    T4 = Tile,
+    T5 = Tile,
+    T6 = Tile,
+    T7 = Tile,
     More = Nil,
 >(PhantomData<fn() -> (T0, T1, T2, T3, T4, T5, T6, T7, More)>);
 
-/// A slot of [`Tiles`]: a [`Tile`] or [`NoTile`].
+/// A slot of [`Tiles`]: a [`Tile`], or `Tile` with no dims for none.
 pub trait TileSlot {
     /// Whether the slot holds a tile.
     const PRESENT: bool;
@@ -231,12 +380,6 @@ pub trait TileSlot {
     const RANK: usize;
     /// The tile's dims, `0` for `*`.
     const DIMS: [usize; MAX_TYPED_TILES];
-}
-
-impl TileSlot for NoTile {
-    const PRESENT: bool = false;
-    const RANK: usize = 0;
-    const DIMS: [usize; MAX_TYPED_TILES] = [0; MAX_TYPED_TILES];
 }
 
 impl<
@@ -250,7 +393,7 @@ impl<
     const D7: usize,
 > TileSlot for Tile<D0, D1, D2, D3, D4, D5, D6, D7>
 {
-    const PRESENT: bool = true;
+    const PRESENT: bool = D0 != NONE;
     const RANK: usize = <Self as List>::LEN;
     const DIMS: [usize; MAX_TYPED_TILES] = [D0, D1, D2, D3, D4, D5, D6, D7];
 }
@@ -475,8 +618,67 @@ impl<
     const D5: usize,
     const D6: usize,
     const D7: usize,
+    const D8: usize,
+    const D9: usize,
+    const D10: usize,
+    const D11: usize,
+    const D12: usize,
+    const D13: usize,
+    const D14: usize,
+    const D15: usize,
+    const D16: usize,
+    const D17: usize,
+    const D18: usize,
+    const D19: usize,
+    const D20: usize,
+    const D21: usize,
+    const D22: usize,
+    const D23: usize,
+    const D24: usize,
+    const D25: usize,
+    const D26: usize,
+    const D27: usize,
+    const D28: usize,
+    const D29: usize,
+    const D30: usize,
+    const D31: usize,
     More,
-> Signature<Of> for Bitcast<D0, D1, D2, D3, D4, D5, D6, D7, More>
+> Signature<Of>
+    for Bitcast<
+        D0,
+        D1,
+        D2,
+        D3,
+        D4,
+        D5,
+        D6,
+        D7,
+        D8,
+        D9,
+        D10,
+        D11,
+        D12,
+        D13,
+        D14,
+        D15,
+        D16,
+        D17,
+        D18,
+        D19,
+        D20,
+        D21,
+        D22,
+        D23,
+        D24,
+        D25,
+        D26,
+        D27,
+        D28,
+        D29,
+        D30,
+        D31,
+        More,
+    >
 {
     type Sig = Self;
 }
