@@ -391,7 +391,7 @@ fn array_type(
         && splits.is_empty()
         && padded.len() <= 8;
     if fits_alias {
-        // Constants but for three arguments: see `typed::Spelled`.
+        // Constants but for three arguments: see `typed::Spelled0`.
         let none = Literal::usize_unsuffixed(NONE);
         let none = quote!(#none);
         let slots = |items: &[usize], n: usize| -> Vec<TokenStream> {
@@ -409,16 +409,15 @@ fn array_type(
         consts.extend(slots(plan.dims(), 8));
         let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
         consts.extend(slots(&m2m, 8));
-        for t in 0..4 {
-            let dims: Vec<usize> = layout.tiles.get(t).map_or_else(Vec::new, |tile| {
-                tile.dims()
-                    .iter()
-                    .map(|d| match d {
-                        TileDim::Size(n) => usize::try_from(*n).unwrap_or(0),
-                        TileDim::Combine => 0,
-                    })
-                    .collect()
-            });
+        for tile in &layout.tiles {
+            let dims: Vec<usize> = tile
+                .dims()
+                .iter()
+                .map(|d| match d {
+                    TileDim::Size(n) => usize::try_from(*n).unwrap_or(0),
+                    TileDim::Combine => 0,
+                })
+                .collect();
             consts.extend(slots(&dims, 4));
         }
         let number = |v: i64| {
@@ -442,8 +441,9 @@ fn array_type(
         } else {
             quote!(#root::Direct)
         };
+        let alias = format_ident!("Spelled{}", layout.tiles.len());
         return Ok(quote!(
-            #root::Spelled<#root::elem::#elem, #(#consts,)* #signature, #storage>
+            #root::#alias<#root::elem::#elem, #(#consts,)* #signature, #storage>
         ));
     }
     let signature = if opaque {

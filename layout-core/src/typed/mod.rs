@@ -1,18 +1,20 @@
 //! Layouts as types: what the `layout!` macro expands to.
 //!
 //! `layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)})` is an [`Array`] whose generic
-//! arguments spell the canonical shape. The first ones read like the layout, so that rustc's
-//! errors do: element type marker, rank, `Dims<8, 1, 1280, 16384>`, `MinorToMajor<3, 2, 0,
-//! 1>`, `Tiles<Tile<8, 128>, Tile<2, 1>>`; then the storage kind, and what the macro computed
-//! (`Compiled<..>`): legacy padding, sizes, the canonical text, the offset function and its
-//! inverse in closed form (from [`Plan::offset_expr`](crate::Plan::offset_expr) and
-//! [`Plan::index_exprs`](crate::Plan::index_exprs)), and the bitcast signature (from
-//! [`Plan::bitcast_signature`](crate::Plan::bitcast_signature)). Canonically equal literals
-//! therefore give the same type, and [`StaticLayout::offset`] compiles to straight-line arithmetic.
+//! arguments are the layout as it reads: element type marker, rank, `Dims<8, 1, 1280, 16384>`,
+//! `MinorToMajor<3, 2, 0, 1>`, `Tiles<Tile<8, 128>, Tile<2, 1>>`, the bitcast signature (from
+//! [`Plan::bitcast_signature`](crate::Plan::bitcast_signature); `Bitcast<..>`, or nothing when
+//! the layout is only bitcast-compatible with itself) and the attributes (`Attrs<1, 0, 1>`
+//! for `L(1)E(0)S(1)`, nothing when they are the defaults). Sizes, the canonical text and the
+//! offset are computed from these arguments at compile time, by the same tiling steps as the
+//! runtime [`Plan`](crate::Plan); [`StaticLayout::offset`] runs those steps unrolled over
+//! constants, which release builds fold to the closed form
+//! ([`Plan::offset_expr`](crate::Plan::offset_expr)) in straight-line code. Canonically equal
+//! literals give the same type.
 //!
 //! A layout passed where another is expected is reported at the first difference, in those
-//! terms: ``expected `Tile<8, 128>`, found `Tile` `` (an untiled layout, no tile, where a
-//! tiled one was expected), or ``expected `1`, found `0` `` inside `MinorToMajor<..>`. Generic code
+//! terms: ``expected `Tile<8, 128>`, found `NoTile` `` (an untiled layout where a tiled one
+//! was expected), or ``expected `1`, found `0` `` inside `MinorToMajor<..>`. Generic code
 //! states what it needs with the bounds of this module ([`Rank`], [`SameArrayAs`],
 //! [`BitcastCompatibleWith`], [`FirstTile`], [`FitsTiles`]), whose errors say in layout terms
 //! what is wrong.
@@ -30,9 +32,11 @@
 //! # Macro support is not API
 //!
 //! The building blocks the macro spells types with (the readable lists `Dims`, `MinorToMajor`,
-//! `Tiles`, `Tile`, the type-level lists `Cons`/`Nil`, the canonical text as
-//! `Text`/`Chunk`, the closed-form expression types `Term`, `Coords`, `Idx`, `Div`, `Rem`,
-//! `MulAdd`, the blocks `Compiled` and `Meta`, and helpers such as `text_chunks`) are
+//! `Tiles`, `Tile`, `NoTile`, `Bitcast`, `Same`, `Attrs`, `Padded`, `SC`, `Split`, the aliases
+//! `Spelled0`..`Spelled4` it writes static types through, and for dynamic layouts the
+//! type-level lists `Cons`/`Nil`, the canonical text as `Text`/`Chunk`, the closed-form
+//! expression types `Term`, `Slot`, `Idx`, `Div`, `Rem`, `MulAdd`, the block `DynCompiled`,
+//! and helpers such as `text_chunks`) are
 //! public only because the macro's expansion names them from the user's crate. They are
 //! hidden from these docs and may change in any release: name layouts with `layout!`, and
 //! write generic code against [`Layout`].
@@ -70,8 +74,8 @@ pub use list::{
 pub use matrix::{FitsTiles, Matrix, PaddedTo};
 #[doc(hidden)]
 pub use readable::{
-    AttrSet, Attrs, BITCAST_SLOTS, Bitcast, Dims, MinorToMajor, NONE, Padded, SC, Same, Signature,
-    Split, Tile, TileSet, TileSlot, Tiles,
+    AttrSet, Attrs, BITCAST_SLOTS, Bitcast, Dims, MinorToMajor, NONE, NoTile, Padded, SC, Same,
+    Signature, Split, Tile, TileSet, TileSlot, Tiles,
 };
 pub use scalar::{
     F4e2m1fn, F6e2m3fn, F6e3m2fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu,
@@ -79,7 +83,7 @@ pub use scalar::{
 };
 #[doc(hidden)]
 #[doc(hidden)]
-pub use spelled::Spelled;
+pub use spelled::{Spelled0, Spelled1, Spelled2, Spelled3, Spelled4};
 pub use storage::{Bits, Direct, Packed, StorageKind};
 pub use tiling::{MAX_TYPED_RANK, MAX_TYPED_TILES};
 

@@ -348,10 +348,14 @@ impl<
     .1;
 }
 
+/// No tile: the default of each of [`Tiles`]'s slots, so that a mismatch between layouts with
+/// different numbers of tiles reads "expected `Tile<8, 128>`, found `NoTile`". Macro support,
+/// not API.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NoTile;
+
 /// The tiles `T(..)(..)` of a layout type, first tile first, up to 8 and then `More`; no
-/// argument for an untiled layout. An unused slot is `Tile` with no dims (so a mismatch
-/// between layouts with different numbers of tiles reads "expected `Tile<2, 1>`, found
-/// `Tile`"). Macro support, not API.
+/// argument for an untiled layout. Macro support, not API.
 ///
 /// ```
 /// use xla_layout::typed::{Tile, Tiles};
@@ -361,18 +365,18 @@ impl<
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[allow(clippy::type_complexity)]
 pub struct Tiles<
-    T0 = Tile,
-    T1 = Tile,
-    T2 = Tile,
-    T3 = Tile,
-    T4 = Tile,
-    T5 = Tile,
-    T6 = Tile,
-    T7 = Tile,
+    T0 = NoTile,
+    T1 = NoTile,
+    T2 = NoTile,
+    T3 = NoTile,
+    T4 = NoTile,
+    T5 = NoTile,
+    T6 = NoTile,
+    T7 = NoTile,
     More = Nil,
 >(PhantomData<fn() -> (T0, T1, T2, T3, T4, T5, T6, T7, More)>);
 
-/// A slot of [`Tiles`]: a [`Tile`], or `Tile` with no dims for none.
+/// A slot of [`Tiles`]: a [`Tile`] or [`NoTile`].
 pub trait TileSlot {
     /// Whether the slot holds a tile.
     const PRESENT: bool;
@@ -380,6 +384,12 @@ pub trait TileSlot {
     const RANK: usize;
     /// The tile's dims, `0` for `*`.
     const DIMS: [usize; MAX_TYPED_TILES];
+}
+
+impl TileSlot for NoTile {
+    const PRESENT: bool = false;
+    const RANK: usize = 0;
+    const DIMS: [usize; MAX_TYPED_TILES] = [0; MAX_TYPED_TILES];
 }
 
 impl<
@@ -393,7 +403,7 @@ impl<
     const D7: usize,
 > TileSlot for Tile<D0, D1, D2, D3, D4, D5, D6, D7>
 {
-    const PRESENT: bool = D0 != NONE;
+    const PRESENT: bool = true;
     const RANK: usize = <Self as List>::LEN;
     const DIMS: [usize; MAX_TYPED_TILES] = [D0, D1, D2, D3, D4, D5, D6, D7];
 }

@@ -270,3 +270,186 @@ impl Core {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    use super::{Core, MAX_TYPED_TILES, Spec, WIDTH};
+    use crate::index::Plan;
+    use crate::model::{ArrayShape, PaddingValue, TileDim};
+    use crate::text::parse_array;
+    use crate::typed::canonical::{Parts, canonical};
+
+    /// Layouts of every kind the typed core handles, from XLA's docs and tests and this
+    /// crate's corpus: untiled, tiled at several levels, `*`, tiles of higher rank, `L`, `E`,
+    /// `S`, `SC`, `M`, scalars, legacy padding.
+    const LAYOUTS: &[&str] = &[
+        "f32[3,5]{1,0:T(2,2)}",
+        "f32[4,8]{1,0:T(2,4)(2,1)}",
+        "bf16[8,1,128,256]{3,2,0,1:T(8,128)(2,1)S(1)}",
+        "bf16[2048]{0:T(1024)(128)(2,1)}",
+        "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}",
+        "bf16[2,3,1004]{2,1,0:T(2,*,128)}",
+        "f32[100,37]{0,1:T(6,10)(3,5)}",
+        "u8[5]{0:T(2,1)}",
+        "f32[]{:T(256)}",
+        "f32[]",
+        "f32[2,3,4,5]{0,2,1,3:T(4,8)}",
+        "s4[92,61]{1,0:T(64,128)(8,1)E(4)}",
+        "u4[6,10]{0,1:T(3,*,4)(2,1)L(64)E(4)}",
+        "s32[40]{0:T(8)M(1024)}",
+        "f32[15,20,10]{0,1,2:SC(0:3)(1:4,13)}",
+        "f32[1,1,7]{2,0,1:T(2,2,2)}",
+        "pred[9,3]{0,1:T(4)L(16)}",
+        "f32[0,3]{1,0:T(2,2)}",
+    ];
+
+    struct Owned {
+        dims: Vec<usize>,
+        m2m: Vec<usize>,
+        tiles: Vec<[usize; MAX_TYPED_TILES]>,
+        ranks: Vec<usize>,
+        splits: Vec<usize>,
+    }
+
+    fn owned(a: &ArrayShape) -> Owned {
+        let tiles = a
+            .layout
+            .tiles
+            .iter()
+            .map(|t| {
+                let mut dims = [0; MAX_TYPED_TILES];
+                for (d, td) in dims.iter_mut().zip(t.dims()) {
+                    *d = match td {
+                        TileDim::Size(n) => *n as usize,
+                        TileDim::Combine => 0,
+                    };
+                }
+                dims
+            })
+            .collect();
+        let mut splits = Vec::new();
+        for sc in &a.layout.split_configs {
+            splits.push(sc.dimension as usize);
+            splits.push(sc.split_indices.len());
+            splits.extend(sc.split_indices.iter().map(|&i| i as usize));
+        }
+        Owned {
+            dims: a
+                .dims
+                .iter()
+                .map(|d| d.extent().unwrap_or(0) as usize)
+                .collect(),
+            m2m: a
+                .layout
+                .minor_to_major
+                .iter()
+                .map(|&d| d as usize)
+                .collect(),
+            tiles,
+            ranks: a.layout.tiles.iter().map(|t| t.dims().len()).collect(),
+            splits,
+        }
+    }
+
+    fn offset(core: &Core, index: &[usize]) -> usize {
+        let mut work = [0; WIDTH];
+        for p in 0..core.rank {
+            let d = core.physical[p];
+            work[p] = if core.unit[d] { 0 } else { index[d] };
+        }
+        let mut width = core.rank;
+        for &step in &core.steps[..core.step_count] {
+            width = Core::run(step, &mut work, width);
+        }
+        (0..width)
+            .filter(|&k| core.expanded[k] > 1)
+            .map(|k| work[k] * core.strides[k])
+            .sum()
+    }
+
+    /// The typed core against the runtime plan and printer: text, sizes, the expanded shape
+    /// and strides, every element's offset and every slot's index.
+    #[test]
+    fn typed_core_agrees_with_the_plan() {
+        let padded = {
+            let mut a = parse_array("f32[2,3]{0,1:T(2)}").unwrap();
+            a.layout = a.layout.clone().with_padding([3, 5], PaddingValue::Zero);
+            a
+        };
+        let shapes = LAYOUTS
+            .iter()
+            .map(|t| parse_array(t).unwrap())
+            .chain([padded]);
+        for a in shapes {
+            let text = &a.to_string();
+            let plan = Plan::new(&a).unwrap();
+            let o = owned(&a);
+            let layout = &a.layout;
+            let padded: Vec<usize> = layout
+                .padded_dimensions
+                .iter()
+                .map(|&p| p as usize)
+                .collect();
+            let core = Core::new(&Spec {
+                dims: &o.dims,
+                minor_to_major: &o.m2m,
+                tiles: &o.tiles,
+                tile_ranks: &o.ranks,
+                padded: &padded,
+                tail_alignment: layout.tail_padding_alignment_in_elements as usize,
+                element_bits: plan.element_bits(),
+                prefix_bytes: layout.dynamic_shape_metadata_prefix_bytes.max(0) as usize,
+            });
+            let (bytes, len) = canonical(&Parts {
+                element: a.element_type.name(),
+                dims: &o.dims,
+                minor_to_major: &o.m2m,
+                tiles: &o.tiles,
+                tile_ranks: &o.ranks,
+                tail_alignment: layout.tail_padding_alignment_in_elements as usize,
+                element_size: layout.element_size_in_bits as usize,
+                memory_space: layout.memory_space as usize,
+                splits: &o.splits,
+                prefix_bytes: layout.dynamic_shape_metadata_prefix_bytes.max(0) as usize,
+            });
+            let mut unpadded = a.clone();
+            unpadded.layout.padded_dimensions.clear();
+            unpadded.layout.padding_value = PaddingValue::Unknown;
+            let printed = String::from_utf8(bytes[..len].to_vec()).unwrap();
+            assert_eq!(printed, unpadded.to_string());
+            assert_eq!(&core.expanded[..core.width], plan.expanded_dims(), "{text}");
+            assert_eq!(
+                &core.strides[..core.width],
+                plan.expanded_strides(),
+                "{text}"
+            );
+            assert_eq!(core.tiled, plan.tiled_elements(), "{text}");
+            assert_eq!(core.physical_elements, plan.physical_elements(), "{text}");
+            assert_eq!(core.bytes, plan.size_bytes(), "{text}");
+            assert_eq!(core.elements, plan.elements(), "{text}");
+            let mut index = alloc::vec![0; o.dims.len()];
+            for n in 0..plan.elements() {
+                let mut rest = n;
+                for (i, &d) in index.iter_mut().zip(&o.dims).rev() {
+                    *i = rest % d;
+                    rest /= d;
+                }
+                assert_eq!(
+                    offset(&core, &index),
+                    plan.offset(&index),
+                    "{text} {index:?}"
+                );
+            }
+            for slot in 0..plan.physical_elements() {
+                let mut found = alloc::vec![0; o.dims.len()];
+                let typed = core.index_of(slot, &mut found)
+                    && plan.in_bounds(&found)
+                    && offset(&core, &found) == slot;
+                assert_eq!(typed.then_some(found), plan.index_of(slot), "{text} {slot}");
+            }
+        }
+    }
+}
