@@ -183,11 +183,13 @@ impl Core {
         }
         let align = spec.tail_alignment;
         let physical_elements = checked(tiled.div_ceil(align).checked_mul(align));
-        let bits = spec.element_bits;
-        let data = if bits.is_multiple_of(8) {
-            checked(physical_elements.checked_mul(bits / 8))
+        // In 128 bits, as `model::tiling`: a packed array of up to `i64::MAX` bytes has up to
+        // 2^66 bits.
+        let data = (physical_elements as u128 * spec.element_bits as u128).div_ceil(8);
+        let data = if data <= usize::MAX as u128 {
+            data as usize
         } else {
-            checked(physical_elements.checked_mul(bits)).div_ceil(8)
+            panic!("the size of this layout type overflows")
         };
         Core {
             rank,
