@@ -269,7 +269,8 @@ fn array_type(
             array.1,
             format!(
                 "this array has {} dimensions; static layout! types hold at most \
-                 {MAX_TYPED_RANK} (the runtime `Plan` has no such limit)",
+                 {MAX_TYPED_RANK}: merge dimensions that stay together (a reshape), or index it \
+                 at run time with `xla_layout::Plan`, which has no such limit",
                 a.rank()
             ),
         )]);
@@ -280,8 +281,11 @@ fn array_type(
             tiles_span.0,
             tiles_span.1,
             format!(
-                "static layout! types hold at most {MAX_TYPED_TILES} tiles of at most \
-                 {MAX_TYPED_TILES} dimensions each (the runtime `Plan` has no such limit)"
+                "this layout has {} tiles, the widest of rank {}; static layout! types hold at \
+                 most {MAX_TYPED_TILES} tiles of at most {MAX_TYPED_TILES} dimensions each: \
+                 index it at run time with `xla_layout::Plan`, which has no such limit",
+                a.layout.tiles.len(),
+                widest_tile.unwrap_or(0)
             ),
         )]);
     }
@@ -380,8 +384,8 @@ fn array_type(
             array.1,
             format!(
                 "static layout! types use {NONE} to mark unused arguments, so no size of the \
-                 layout (a dimension, tile, padded size or stride) can be exactly {NONE} (the \
-                 runtime `Plan` has no such limit)"
+                 layout (a dimension, tile, padded size or stride) can be exactly {NONE}: index \
+                 this layout at run time with `xla_layout::Plan`, which has no such limit"
             ),
         )]);
     }
