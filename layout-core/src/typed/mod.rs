@@ -7,7 +7,7 @@
 //! the layout is only bitcast-compatible with itself) and the attributes (`Attrs<1, 0, 1>`
 //! for `L(1)E(0)S(1)`, nothing when they are the defaults). Sizes, the canonical text and the
 //! offset are computed from these arguments at compile time, by the same tiling steps as the
-//! runtime [`Plan`](crate::Plan); [`StaticLayout::offset`] runs those steps unrolled over
+//! runtime [`Plan`]; [`StaticLayout::offset`] runs those steps unrolled over
 //! constants, which release builds fold to the closed form
 //! ([`Plan::offset_expr`](crate::Plan::offset_expr)) in straight-line code. Canonically equal
 //! literals give the same type.

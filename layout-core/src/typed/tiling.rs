@@ -358,9 +358,8 @@ mod tests {
 
     fn offset(core: &Core, index: &[usize]) -> usize {
         let mut work = [0; WIDTH];
-        for p in 0..core.rank {
-            let d = core.physical[p];
-            work[p] = if core.unit[d] { 0 } else { index[d] };
+        for (w, &d) in work.iter_mut().zip(&core.physical[..core.rank]) {
+            *w = if core.unit[d] { 0 } else { index[d] };
         }
         let mut width = core.rank;
         for &step in &core.steps[..core.step_count] {
