@@ -4,7 +4,10 @@
 //!    `T(8,128)` tile) and whose shapes agree, stated in its signature with type-level dims
 //!    (`typenum`): a call with rows that are not a multiple of 8, or mismatched inner
 //!    dimensions, does not compile, with a message naming the layout.
-//! 2. A dynamic batch of a real TPU activation layout, `bf16[?,1280]{1,0:T(8,128)(2,1)}`, end
+//! 2. A reduction over memory one tile at a time, for layouts whose first tile is `T(8,128)`
+//!    (`FirstTile<8, 128>`) and whose dims fill whole tiles: each 1024 consecutive storage
+//!    slots are then one tile.
+//! 3. A dynamic batch of a real TPU activation layout, `bf16[?,1280]{1,0:T(8,128)(2,1)}`, end
 //!    to end: row-major input of a batch size known only at run time, relayout into the TPU
 //!    layout, a generic rank-2 kernel over it, and back.
 //!
@@ -13,7 +16,7 @@
 use xla_layout::half::bf16;
 use xla_layout::layout;
 use xla_layout::tensor::Tensor;
-use xla_layout::typed::{FitsTiles, Layout, Matrix, Rank};
+use xla_layout::typed::{FirstTile, FitsTiles, Layout, Matrix, Rank};
 use xla_layout::typenum::{U8, U128, Unsigned};
 
 /// `c = a · b`, one 8x128 block of `a` at a time. The signature says what the layouts must
@@ -41,6 +44,19 @@ where
             }
         }
     }
+}
+
+/// The sum of each 8x128 tile, in memory order: the first tile of `L` is `T(8,128)` and its
+/// dims are whole tiles, so the storage is a sequence of tiles of 1024 slots, none of them
+/// padding.
+fn tile_sums<L>(t: &Tensor<L>) -> Vec<f32>
+where
+    L: FirstTile<8, 128> + FitsTiles<U8, U128> + Matrix<Elem = f32, Word = f32>,
+{
+    t.as_slice()
+        .chunks(8 * 128)
+        .map(|tile| tile.iter().sum())
+        .collect()
 }
 
 /// The sum of each row of any rank-2 bf16 tensor, in f32: a kernel generic over the layout,
@@ -73,7 +89,17 @@ pub fn main() {
     }
     println!("tiled_matmul: {c:?}");
 
-    // 2. A dynamic batch of TPU activations, end to end.
+    // 2. Tile by tile: `a` is 2x2 tiles of 8x128, tile (1, 0) holds rows 8..16, columns 0..128.
+    let sums = tile_sums(&a);
+    assert_eq!(sums.len(), 4);
+    let tile_10: f32 = (8..16)
+        .flat_map(|i| (0..128).map(move |k| (i, k)))
+        .map(|(i, k)| a[[i, k]])
+        .sum();
+    assert_eq!(sums[2], tile_10);
+    println!("tile_sums: {sums:?}");
+
+    // 3. A dynamic batch of TPU activations, end to end.
     let batch = 3; // known only at run time
     let input: Vec<bf16> = (0..batch * 1280)
         .map(|x| bf16::from_f32((x % 61) as f32))

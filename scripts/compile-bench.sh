@@ -275,9 +275,10 @@ default, even for release builds. The second row sets
 | per expansion, macro at opt-level 3, ms | $(per c aliases.check-opt baseline.check) | $(per w aliases.check-opt baseline.check) |
 
 The rest of a use's cost, in the tables above, is rustc's. It type-checks the spelled
-\`Array<..>\` type and its \`Layout\` impl, and it monomorphises the expression types'
-\`#[inline(always)]\` \`eval\` functions. A debug build emits each of those as a function, so
-debug builds pay the most. A release build inlines them into the closed form.
+\`Array<..>\` type and its \`Layout\` impl, evaluates the \`const fn\`s that compute the
+layout's steps, sizes and text from the type's arguments, and monomorphises \`offset\`: the
+plan's steps unrolled over those constants. A debug build emits the steps as calls, so debug
+builds pay the most. A release build folds them into the closed form.
 <!-- compile-bench:end -->
 EOF
 

@@ -8,7 +8,7 @@ use xla_layout_core::typed::{marker_name, text_chunks};
 use xla_layout_core::{ArrayShape, Dim, Expr, Plan, TileDim};
 
 use crate::source::spanned;
-use crate::typelevel::{expr, list};
+use crate::typelevel::{expr, list, readable, tiles as tile_types};
 
 /// The shape with every dimension static: dynamic ones at `dynamic(bound)` (`None` for `?`).
 fn at(a: &ArrayShape, dynamic: impl Fn(Option<i64>) -> i64) -> ArrayShape {
@@ -167,13 +167,14 @@ pub(crate) fn dyn_array_type(
         .iter()
         .map(|d| d.extent().unwrap_or(0) as usize)
         .collect();
-    let dims = list(&root, &dims);
+    let dims = readable(&root, "Dims", &dims);
     let flags: Vec<usize> = dynamic.iter().map(|&d| usize::from(d)).collect();
     let flags = list(&root, &flags);
     let bounds: Vec<usize> = bounds.iter().map(|&b| b as usize).collect();
     let bounds = list(&root, &bounds);
     let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
-    let m2m = list(&root, &m2m);
+    let m2m = readable(&root, "MinorToMajor", &m2m);
+    let tiles = tile_types(&root, &a.layout);
     let positions = list(&root, &slots);
     let k = Literal::usize_unsuffixed(slots.len());
     let natural = plan.element_bits() == a.element_type.storage_bits() as usize;
@@ -189,15 +190,18 @@ pub(crate) fn dyn_array_type(
         #root::DynArray<
             #root::elem::#elem,
             #rank,
-            #storage,
             #dims,
-            #flags,
-            #bounds,
             #m2m,
-            #root::DynMeta<#bits, #space, #prefix>,
-            #root::Text<#text_len, #text>,
-            #offset,
-            #positions,
+            #tiles,
+            #storage,
+            #root::DynCompiled<
+                #flags,
+                #bounds,
+                #root::DynMeta<#bits, #space, #prefix>,
+                #root::Text<#text_len, #text>,
+                #offset,
+                #positions,
+            >,
             #k,
         >
     })

@@ -2,12 +2,14 @@
 
 use proc_macro2::{Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
-use xla_layout_core::typed::{marker_name, padding_code, text_chunks};
-use xla_layout_core::{ArrayShape, ErrorKind, Errors, PaddingValue, Plan, Shape};
+use xla_layout_core::typed::{
+    MAX_TYPED_RANK, MAX_TYPED_TILES, NONE, TEXT_CAPACITY, marker_name, padding_code,
+};
+use xla_layout_core::{ArrayShape, ErrorKind, Errors, PaddingValue, Plan, Shape, TileDim};
 
 use crate::skeleton::{Node, not_an_array_message};
 use crate::source::{Source, spanned};
-use crate::typelevel::{expr, list};
+use crate::typelevel::{readable, tiles};
 
 /// The options after the literal: `padded = [..]` and `padding = zero|one|lowest|highest`.
 #[derive(Default)]
@@ -153,10 +155,6 @@ fn parse_padded(value: &[TokenTree]) -> Result<(Vec<(i64, Span)>, Span), syn::Er
     Ok((sizes, g.span()))
 }
 
-/// The most operations the offset expression of a `layout!` type (or one of its inverse
-/// expressions) may have written out.
-const MAX_EXPR_NODES: usize = 4096;
-
 const PADDED_SIZE: &str =
     "expected a padded size: a whole number from 0 to 9223372036854775807, such as `5`";
 
@@ -253,95 +251,216 @@ fn array_type(
             .collect::<Vec<_>>()
     })?;
     let canonical = a.to_string();
-    let Some(chunks) = text_chunks(&canonical) else {
+    if canonical.len() > TEXT_CAPACITY {
         return Err(vec![spanned(
             array.0,
             array.1,
             format!(
-                "the canonical text of this layout is {} bytes; layout! types hold at most {}",
+                "the canonical text of this layout is {} bytes; layout! types hold at most \
+                 {TEXT_CAPACITY}",
                 canonical.len(),
-                xla_layout_core::typed::TEXT_CAPACITY
             ),
         )]);
-    };
+    }
+    let tiles_span = node.and_then(Node::tiles_span).unwrap_or(array);
+    if a.rank() > MAX_TYPED_RANK {
+        return Err(vec![spanned(
+            array.0,
+            array.1,
+            format!(
+                "this array has {} dimensions; static layout! types hold at most \
+                 {MAX_TYPED_RANK}: merge dimensions that stay together (a reshape), or index it \
+                 at run time with `xla_layout::Plan`, which has no such limit",
+                a.rank()
+            ),
+        )]);
+    }
+    let widest_tile = a.layout.tiles.iter().map(|t| t.dims().len()).max();
+    if a.layout.tiles.len() > MAX_TYPED_TILES || widest_tile > Some(MAX_TYPED_TILES) {
+        return Err(vec![spanned(
+            tiles_span.0,
+            tiles_span.1,
+            format!(
+                "this layout has {} tiles, the widest of rank {}; static layout! types hold at \
+                 most {MAX_TYPED_TILES} tiles of at most {MAX_TYPED_TILES} dimensions each: \
+                 index it at run time with `xla_layout::Plan`, which has no such limit",
+                a.layout.tiles.len(),
+                widest_tile.unwrap_or(0)
+            ),
+        )]);
+    }
 
     let root = quote!(::xla_layout::typed);
     let elem = format_ident!("{}", marker_name(a.element_type));
     let rank = Literal::usize_unsuffixed(a.rank());
-    let dims = list(&root, plan.dims());
+    let dims = readable(&root, "Dims", plan.dims());
     let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
-    let m2m = list(&root, &m2m);
-    let padded: Vec<usize> = a
-        .layout
+    let m2m = readable(&root, "MinorToMajor", &m2m);
+    let tiles = tiles(&root, &a.layout);
+    // The arguments after the tiles, each `None` when it is the default; the trailing
+    // defaults are left out, so that the type reads like the layout.
+    let layout = &a.layout;
+    let padded: Vec<usize> = layout
         .padded_dimensions
         .iter()
         .map(|&p| p as usize)
         .collect();
-    let padded = list(&root, &padded);
-    let [bits, elements, physical, bytes, tiled, prefix] = [
-        plan.element_bits(),
-        plan.elements(),
-        plan.physical_elements(),
-        plan.size_bytes(),
-        plan.tiled_elements(),
-        plan.prefix_bytes(),
-    ]
-    .map(Literal::usize_unsuffixed);
+    let splits: Vec<TokenStream> = layout
+        .split_configs
+        .iter()
+        .map(|sc| {
+            let mut entries = vec![sc.dimension as usize];
+            entries.extend(sc.split_indices.iter().map(|&i| i as usize));
+            readable(&root, "Split", &entries)
+        })
+        .collect();
+    let attrs_args: Vec<TokenStream> = vec![
+        {
+            let n = Literal::usize_unsuffixed(layout.tail_padding_alignment_in_elements as usize);
+            quote!(#n)
+        },
+        {
+            let n = Literal::usize_unsuffixed(layout.element_size_in_bits as usize);
+            quote!(#n)
+        },
+        {
+            let n = Literal::usize_unsuffixed(layout.memory_space as usize);
+            quote!(#n)
+        },
+        {
+            let n = Literal::usize_unsuffixed(
+                layout.dynamic_shape_metadata_prefix_bytes.max(0) as usize
+            );
+            quote!(#n)
+        },
+        {
+            let n = Literal::u8_unsuffixed(padding_code(layout.padding_value));
+            quote!(#n)
+        },
+        readable(&root, "Padded", &padded),
+        quote!(#root::SC<#(#splits),*>),
+    ];
+    let attrs_default = [
+        layout.tail_padding_alignment_in_elements == 1,
+        layout.element_size_in_bits == 0,
+        layout.memory_space == 0,
+        layout.dynamic_shape_metadata_prefix_bytes <= 0,
+        layout.padding_value == PaddingValue::Unknown,
+        padded.is_empty(),
+        splits.is_empty(),
+    ];
+    let used = attrs_default.iter().rposition(|d| !d).map_or(0, |i| i + 1);
+    let attrs_args = &attrs_args[..used];
+    let attrs = quote!(#root::Attrs<#(#attrs_args),*>);
     // Elements are stored one per slot unless E(n) packs them or an M(n) prefix shifts them.
     let natural = plan.element_bits() == a.element_type.storage_bits() as usize;
-    let storage = if natural && plan.prefix_bytes() == 0 {
-        quote!(#root::Direct)
-    } else {
+    let packed = !(natural && plan.prefix_bytes() == 0);
+    let storage = if packed {
         quote!(#root::Packed)
+    } else {
+        quote!(#root::Direct)
     };
-    let space = Literal::u8_unsuffixed(a.layout.memory_space as u8);
-    let padding = Literal::u8_unsuffixed(padding_code(a.layout.padding_value));
-    let text_len = Literal::usize_unsuffixed(canonical.len());
-    let text = chunks.iter().rev().fold(quote!(#root::Nil), |rest, &c| {
-        let c = Literal::u128_unsuffixed(c);
-        quote!(#root::Chunk<#c, #rest>)
+    let signature = plan.bitcast_signature();
+    let opaque = signature.first() == Some(&usize::MAX);
+    let tile_numbers = layout.tiles.iter().flat_map(|t| t.dims()).map(|d| match d {
+        TileDim::Size(n) => usize::try_from(*n).unwrap_or(0),
+        TileDim::Combine => 0,
     });
-    let offset_expr = plan.offset_expr();
-    let inverse_exprs = plan.index_exprs();
-    let too_large = std::iter::once(&offset_expr)
-        .chain(&inverse_exprs)
-        .any(|e| e.tree_size(MAX_EXPR_NODES).is_none());
-    if too_large {
-        let (f, l) = node.and_then(Node::tiles_span).unwrap_or(array);
+    let reserved = plan
+        .dims()
+        .iter()
+        .copied()
+        .chain(padded.iter().copied())
+        .chain(tile_numbers)
+        .chain(
+            if opaque { &[][..] } else { &signature[..] }
+                .iter()
+                .copied(),
+        )
+        .any(|n| n == NONE);
+    if reserved {
         return Err(vec![spanned(
-            f,
-            l,
+            array.0,
+            array.1,
             format!(
-                "the closed form of this layout's offsets has more than {MAX_EXPR_NODES} \
-                 operations; layout! types hold at most that many (the runtime `Plan` has no \
-                 such limit)"
+                "static layout! types use {NONE} to mark unused arguments, so no size of the \
+                 layout (a dimension, tile, padded size or stride) can be exactly {NONE}: index \
+                 this layout at run time with `xla_layout::Plan`, which has no such limit"
             ),
         )]);
     }
-    let offset = expr(&root, &offset_expr);
-    let signature = list(&root, &plan.bitcast_signature());
-    let inverse = inverse_exprs
-        .iter()
-        .rev()
-        .fold(quote!(#root::Nil), |rest, e| {
-            let e = expr(&root, e);
-            quote!(#root::Coords<#e, #rest>)
-        });
-    Ok(quote! {
-        #root::Array<
-            #root::elem::#elem,
-            #rank,
-            #storage,
-            #dims,
-            #m2m,
-            #padded,
-            #root::Meta<#bits, #space, #elements, #physical, #bytes, #padding, #tiled, #prefix>,
-            #root::Text<#text_len, #text>,
-            #offset,
-            #inverse,
-            #signature,
-        >
-    })
+    let fits_alias = a.rank() <= 8
+        && layout.tiles.len() <= 4
+        && widest_tile.unwrap_or(0) <= 4
+        && splits.is_empty()
+        && padded.len() <= 8;
+    if fits_alias {
+        // Constants but for three arguments: see `typed::Spelled0`.
+        let none = Literal::usize_unsuffixed(NONE);
+        let none = quote!(#none);
+        let slots = |items: &[usize], n: usize| -> Vec<TokenStream> {
+            (0..n)
+                .map(|i| match items.get(i) {
+                    Some(&v) => {
+                        let v = Literal::usize_unsuffixed(v);
+                        quote!(#v)
+                    }
+                    None => none.clone(),
+                })
+                .collect()
+        };
+        let mut consts = vec![quote!(#rank)];
+        consts.extend(slots(plan.dims(), 8));
+        let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
+        consts.extend(slots(&m2m, 8));
+        for tile in &layout.tiles {
+            let dims: Vec<usize> = tile
+                .dims()
+                .iter()
+                .map(|d| match d {
+                    TileDim::Size(n) => usize::try_from(*n).unwrap_or(0),
+                    TileDim::Combine => 0,
+                })
+                .collect();
+            consts.extend(slots(&dims, 4));
+        }
+        let number = |v: i64| {
+            let v = Literal::usize_unsuffixed(usize::try_from(v.max(0)).unwrap_or(0));
+            quote!(#v)
+        };
+        consts.push(number(layout.tail_padding_alignment_in_elements));
+        consts.push(number(layout.element_size_in_bits));
+        consts.push(number(layout.memory_space));
+        consts.push(number(layout.dynamic_shape_metadata_prefix_bytes));
+        let code = Literal::u8_unsuffixed(padding_code(layout.padding_value));
+        consts.push(quote!(#code));
+        consts.extend(slots(&padded, 8));
+        let signature = if opaque {
+            quote!(#root::Same)
+        } else {
+            readable(&root, "Bitcast", &signature)
+        };
+        let storage = if packed {
+            quote!(#root::Packed)
+        } else {
+            quote!(#root::Direct)
+        };
+        let alias = format_ident!("Spelled{}", layout.tiles.len());
+        return Ok(quote!(
+            #root::#alias<#root::elem::#elem, #(#consts,)* #signature, #storage>
+        ));
+    }
+    let signature = if opaque {
+        quote!(#root::Same)
+    } else {
+        readable(&root, "Bitcast", &signature)
+    };
+    let mut args = vec![quote!(#root::elem::#elem), quote!(#rank), dims, m2m, tiles];
+    let tail = [(!opaque, signature), (used > 0, attrs), (packed, storage)];
+    if let Some(last) = tail.iter().rposition(|(given, _)| *given) {
+        args.extend(tail.into_iter().take(last + 1).map(|(_, t)| t));
+    }
+    Ok(quote!(#root::Array<#(#args),*>))
 }
 
 /// The errors that `padded = [..]` makes in a valid array, each on the padded size at fault

@@ -5,6 +5,7 @@
 mod expr;
 mod plan;
 mod seek;
+pub(crate) mod steps;
 mod traverse;
 
 pub use expr::Expr;

@@ -6,6 +6,7 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::index::steps;
 use crate::model::tiling::{
     Step, checked_byte_size, element_bits, expand, layout_extents, physical_order, round_up,
 };
@@ -349,29 +350,11 @@ impl Plan {
             *w = index.get(d).copied().unwrap_or(0);
         }
         for step in &self.steps {
-            match step {
-                Step::Pad { by } => {
-                    work.copy_within(0..width, *by);
-                    work[..*by].fill(0);
-                    width += by;
-                }
-                Step::Combine { at, mult } => {
-                    let at = *at;
-                    work[at + 1] += work[at] * (*mult as usize);
-                    work.copy_within(at + 1..width, at);
-                    width -= 1;
-                }
-                Step::Tile { start, sizes, .. } => {
-                    let k = sizes.len();
-                    for (j, &t) in sizes.iter().enumerate() {
-                        let i = work[start + j];
-                        let t = t as usize;
-                        work[start + j] = i / t;
-                        work[width + j] = i % t;
-                    }
-                    width += k;
-                }
-            }
+            width = match step {
+                Step::Pad { by } => steps::pad(&mut work, width, *by),
+                Step::Combine { at, mult } => steps::combine(&mut work, width, *at, *mult as usize),
+                Step::Tile { start, sizes, .. } => steps::tile(&mut work, width, *start, sizes),
+            };
         }
         work[..width]
             .iter()

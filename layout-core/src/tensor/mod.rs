@@ -209,8 +209,14 @@ impl<L: Layout> TensorBase<AlignedBuf<L::Word>, L> {
 impl<L: StaticLayout> TensorBase<AlignedBuf<L::Word>, L> {
     /// A tensor whose storage is all zero words (for `Direct` storage, `Elem::default()`).
     ///
+    /// Dynamic layouts have a `zeros(dims)` of their own, so name the layout
+    /// (`Tensor::<L>::zeros()`) or use `Tensor::default()` where it is only inferred: rustc
+    /// cannot choose between the two `zeros` before it knows the layout (E0034).
+    ///
     /// ```
     /// use xla_layout::{layout, tensor::Tensor};
+    /// let inferred: Tensor<layout!(f32[2,2])> = Tensor::default();
+    /// assert_eq!(inferred.to_logical(), [0.0; 4]);
     /// let t = Tensor::<layout!(f32[3,5]{1,0:T(2,2)})>::zeros();
     /// assert_eq!(t.as_slice().len(), 24); // 2x3 tiles of 2x2, padding included
     /// assert!(t.iter().all(|x| x == 0.0));
@@ -436,21 +442,18 @@ impl<'a, L: StaticLayout> TensorBase<&'a mut [L::Word], L> {
 /// entries must equal the layout's sizes, dynamic ones be at most their bound.
 macro_rules! dynamic_constructors {
     ($($storage:ty => $( #[$doc:meta] )* fn $name:ident($($arg:ident: $ty:ty),*) -> $inner:ident;)*) => {$(
-        impl<'a, E, const RANK: usize, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions, const K: usize>
-            TensorBase<
-                $storage,
-                DynArray<E, RANK, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions, K>,
-            >
+        impl<'a, E, const RANK: usize, Dims, M2m, Tiles, S, Compiled, const K: usize>
+            TensorBase<$storage, DynArray<E, RANK, Dims, M2m, Tiles, S, Compiled, K>>
         where
-            DynArray<E, RANK, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions, K>:
+            DynArray<E, RANK, Dims, M2m, Tiles, S, Compiled, K>:
                 Layout<Index = [usize; RANK], Extents = DynExtents<RANK, K>, Elem = E::Elem, Word = S::Word>,
             E: ElementType,
             S: StorageKind<E::Elem>,
         {
             $( #[$doc] )*
             pub fn $name(dims: [usize; RANK], $($arg: $ty),*) -> Result<Self, DimsError> {
-                let extents = <DynArray<E, RANK, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions, K>
-                    as Layout>::extents(dims)?;
+                let extents =
+                    <DynArray<E, RANK, Dims, M2m, Tiles, S, Compiled, K> as Layout>::extents(dims)?;
                 Ok(Self::$inner(extents, $($arg),*)?)
             }
         }

@@ -12,12 +12,7 @@
 //! use xla_layout::tensor::Tensor;
 //! # use xla_layout::typed::*;
 //! # // `layout!(f32[2,3]{0,1})`, spelled out because this crate cannot use the macro.
-//! # type Col = Array<elem::F32, 2, Direct, Cons<2, Cons<3, Nil>>, Cons<0, Cons<1, Nil>>, Nil,
-//! #     Meta<32, 0, 6, 6, 24, 0, 6, 0>,
-//! #     Text<13, Chunk<0x6633325b322c335d7b302c317d000000, Nil>>,
-//! #     Term<Idx<1>, 2, Term<Idx<0>, 1, Nil>>,
-//! #     Coords<Rem<Idx<0>, 2>, Coords<Div<Idx<0>, 2>, Nil>>,
-//! #     Cons<2, Cons<1, Cons<3, Cons<2, Nil>>>>>;
+//! # type Col = Array<elem::F32, 2, Dims<2, 3>, MinorToMajor<0, 1>, Tiles, Bitcast<2, 1, 3, 2, 6>>;
 //! use ndarray::{Ix2, array};
 //!
 //! let a = array![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];

@@ -1,7 +1,7 @@
 //! Requirements between layout types, named for what they mean, so that a call that breaks
 //! one is a compile error saying so in layout terms.
 
-use super::{Layout, StaticLayout};
+use super::{Array, DynArray, Layout, StaticLayout, Tile, Tiles};
 
 /// `Self` and `L` are layouts of one array: the same element type and the same dimensions
 /// (with `?` and `<=N` in the same places). What [`copy_from`](crate::tensor::TensorBase::copy_from)
@@ -17,8 +17,8 @@ use super::{Layout, StaticLayout};
     message = "`{Self}` and `{L}` are layouts of different arrays",
     label = "not a layout of the same array",
     note = "relayout (`copy_from`) needs the same element type and the same dimensions, `?` and \
-            `<=N` included; compare the element type and the dims above (`Array<ELEMENT, RANK, \
-            STORAGE, DIMS, MINOR_TO_MAJOR, ...>`), and reshape or convert first if you meant \
+            `<=N` included; compare the element type and `Dims<..>` of the two layouts above, \
+            and reshape or convert first if you meant \
             a different array"
 )]
 pub trait SameArrayAs<L: Layout>: Layout<Elem = L::Elem> {}
@@ -65,10 +65,63 @@ where
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rank-{N} layout",
     label = "this layout's rank is not {N}",
-    note = "the second argument of `Array<..>` is the layout's rank; an index of this layout has \
-            one entry per dimension"
+    note = "the second argument of `Array<..>` is the layout's rank, `Dims<..>` its dimensions; \
+            an index of this layout has one entry per dimension"
 )]
 pub trait Rank<const N: usize>: Layout<Index = [usize; N]> {}
 
 #[diagnostic::do_not_recommend]
 impl<const N: usize, L: Layout<Index = [usize; N]>> Rank<N> for L {}
+
+/// `Self` is a rank-2 layout whose first tile is `T(R,C)`: what a kernel that walks memory one
+/// `R × C` tile at a time requires (with [`FitsTiles`](super::FitsTiles) for whole tiles).
+/// Later tiles (`(2,1)` sub-tiles, ...), `minor_to_major` and the attributes are free.
+///
+/// ```
+/// use xla_layout::{layout, typed::FirstTile};
+/// fn kernel<L: FirstTile<8, 128>>() {}
+/// kernel::<layout!(f32[16,256]{1,0:T(8,128)})>();
+/// kernel::<layout!(bf16[?,1280]{1,0:T(8,128)(2,1)})>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the first tile of `{Self}` is not `T({R},{C})`",
+    label = "not a rank-2 layout tiled `T({R},{C})` first",
+    note = "`Tiles<..>` in the layout type above lists its tiles (`Tile<{R}, {C}>` is `T({R},{C})`); \
+            this code needs a layout written like `f32[16,256]{{1,0:T({R},{C})}}`: relayout \
+            into one with `copy_from` first, or use code that takes any layout"
+)]
+pub trait FirstTile<const R: usize, const C: usize>: Rank<2> {}
+
+#[diagnostic::do_not_recommend]
+impl<E, D, M, T1, T2, T3, T4, T5, T6, T7, More, G, A, S, const R: usize, const C: usize>
+    FirstTile<R, C>
+    for Array<E, 2, D, M, Tiles<Tile<R, C>, T1, T2, T3, T4, T5, T6, T7, More>, G, A, S>
+where
+    Self: Rank<2>,
+{
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+    E,
+    D,
+    M,
+    T1,
+    T2,
+    T3,
+    T4,
+    T5,
+    T6,
+    T7,
+    More,
+    S,
+    Compiled,
+    const K: usize,
+    const R: usize,
+    const C: usize,
+> FirstTile<R, C>
+    for DynArray<E, 2, D, M, Tiles<Tile<R, C>, T1, T2, T3, T4, T5, T6, T7, More>, S, Compiled, K>
+where
+    Self: Rank<2>,
+{
+}

@@ -8,13 +8,11 @@
 //! made at the bound (a remainder dropped where the value is below the tile, a term that is
 //! always 0) hold for smaller extents too.
 
-use core::marker::PhantomData;
-
 use super::error::DimsError;
 use super::expr::EvalWith;
 use super::list::{List, Str};
 use super::storage::StorageKind;
-use super::{ElementType, Layout, Sizes, check_dims, in_bounds};
+use super::{ElementType, Layout, Marker, Sizes, check_dims, in_bounds};
 use crate::index::Plan;
 use crate::model::{ArrayShape, Dim, PrimitiveType};
 
@@ -82,12 +80,12 @@ impl<const RANK: usize, const K: usize> DynExtents<RANK, K> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct DynMeta<const BITS: usize, const SPACE: u8, const PREFIX: usize>;
 
-/// A layout type with dynamic dimensions. Spelled by the `layout!` macro; its arguments are
-/// the element type marker, the rank, the storage kind, the dims (static sizes, `N` for
-/// `<=N`, 0 for `?`), which dims are dynamic, the largest extent of each, minor_to_major,
-/// [`DynMeta`], the canonical text, the offset sum, the expanded positions of its run-time
-/// strides and their count. These arguments are macro support, not API: name a `DynArray`
-/// with `layout!`.
+/// A layout type with dynamic dimensions. Spelled by the `layout!` macro; its arguments are,
+/// first, the layout as it reads: the element type marker, the rank, [`Dims`](super::Dims)
+/// (static sizes, `N` for `<=N`, 0 for `?`), [`MinorToMajor`](super::MinorToMajor) and
+/// [`Tiles`](super::Tiles); then the storage kind, the [`DynCompiled`] constants and closed
+/// form, and the count of run-time strides. These arguments are macro support, not API: name
+/// a `DynArray` with `layout!`.
 ///
 /// ```
 /// use xla_layout::{layout, typed::Layout};
@@ -97,36 +95,18 @@ pub struct DynMeta<const BITS: usize, const SPACE: u8, const PREFIX: usize>;
 /// assert_eq!(Batch::offset_in(&e, [1, 0]), 1); // (2,1) pairs rows 0 and 1
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct DynArray<
-    E,
-    const RANK: usize,
-    S,
-    Dims,
-    Dynamic,
-    Bounds,
-    M2m,
-    M,
-    Canon,
-    Offset,
-    Positions,
-    const K: usize,
->(DynMarker<E, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions>);
+pub struct DynArray<E, const RANK: usize, Dims, M2m, Tiles, S, C, const K: usize>(
+    Marker<E, Dims, M2m, Tiles, S, C>,
+);
 
-/// The type arguments of a [`DynArray`], held only as a marker.
-type DynMarker<E, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions> = PhantomData<
-    fn() -> (
-        E,
-        S,
-        Dims,
-        Dynamic,
-        Bounds,
-        M2m,
-        M,
-        Canon,
-        Offset,
-        Positions,
-    ),
->;
+/// What the macro computed for a [`DynArray`]: which dims are dynamic, the largest extent of
+/// each, [`DynMeta`], the canonical text, the offset sum and the expanded positions of its
+/// run-time strides. Macro support, not API.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DynCompiled<Dynamic, Bounds, M, Canon, Offset, Positions>(
+    Marker<Dynamic, Bounds, M, Canon, Offset, Positions>,
+);
 
 /// Read access to a [`DynMeta`]'s constants.
 #[doc(hidden)]
@@ -163,18 +143,30 @@ fn shape_at(canonical: &str, dims: &[usize]) -> ArrayShape {
 impl<
     E,
     const RANK: usize,
-    S,
     Dims,
+    M2m,
+    Tiles,
+    S,
     Dynamic,
     Bounds,
-    M2m,
     M,
     Canon,
     Offset,
     Positions,
     const K: usize,
-> Layout for DynArray<E, RANK, S, Dims, Dynamic, Bounds, M2m, M, Canon, Offset, Positions, K>
+> Layout
+    for DynArray<
+        E,
+        RANK,
+        Dims,
+        M2m,
+        Tiles,
+        S,
+        DynCompiled<Dynamic, Bounds, M, Canon, Offset, Positions>,
+        K,
+    >
 where
+    Tiles: 'static,
     E: ElementType,
     S: StorageKind<E::Elem>,
     Dims: List + 'static,

@@ -133,36 +133,3 @@ impl<X: Eval, const SLOT: usize, Rest: EvalWith> EvalWith for Slot<X, SLOT, Rest
             .wrapping_add(Rest::eval_with(index, strides))
     }
 }
-
-/// One expression per logical dimension (the inverse of an offset), ended by [`Nil`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Coords<X, Rest>(PhantomData<(X, Rest)>);
-
-/// Evaluates a [`Coords`] list into an index array.
-///
-/// ```
-/// use xla_layout::typed::{Coords, Div, EvalAll, Idx, Nil, Rem};
-/// type Inv = Coords<Div<Idx<0>, 3>, Coords<Rem<Idx<0>, 3>, Nil>>;
-/// let mut out = [0; 2];
-/// <Inv as EvalAll>::eval_into(&[7], &mut out);
-/// assert_eq!(out, [2, 1]);
-/// ```
-pub trait EvalAll {
-    /// Writes each expression's value at `index` into `out`, from `out[0]` on.
-    fn eval_into(index: &[usize], out: &mut [usize]);
-}
-
-impl EvalAll for Nil {
-    #[inline(always)]
-    fn eval_into(_: &[usize], _: &mut [usize]) {}
-}
-
-impl<X: Eval, Rest: EvalAll> EvalAll for Coords<X, Rest> {
-    #[inline(always)]
-    fn eval_into(index: &[usize], out: &mut [usize]) {
-        if let Some((first, rest)) = out.split_first_mut() {
-            *first = X::eval(index);
-            Rest::eval_into(index, rest);
-        }
-    }
-}

@@ -6,7 +6,7 @@ use core::ops::Rem;
 use typenum::generic_const_mappings::{Const, ToUInt, U};
 use typenum::{Prod, Quot, Sub1, Sum, U0, Unsigned};
 
-use super::{Array, Cons, List, Nil, StaticLayout};
+use super::{Array, Dims, StaticLayout};
 
 /// A static rank-2 layout with its dims as `typenum` numbers, so generic code can state
 /// requirements on them: `L::Rows: Rem<U8, Output = U0>` (rows a multiple of 8), or
@@ -28,11 +28,10 @@ pub trait Matrix: StaticLayout<Index = [usize; 2]> {
     type Cols: Unsigned;
 }
 
-impl<E, S, const R: usize, const C: usize, M2m, Padded, M, Canon, Offset, Inverse, Sig> Matrix
-    for Array<E, 2, S, Cons<R, Cons<C, Nil>>, M2m, Padded, M, Canon, Offset, Inverse, Sig>
+impl<E, const R: usize, const C: usize, M2m, Tiles, G, A, S> Matrix
+    for Array<E, 2, Dims<R, C>, M2m, Tiles, G, A, S>
 where
     Self: StaticLayout<Index = [usize; 2]>,
-    Cons<R, Cons<C, Nil>>: List,
     Const<R>: ToUInt,
     Const<C>: ToUInt,
     U<R>: Unsigned,
@@ -66,8 +65,8 @@ pub type PaddedTo<N, T> = Prod<Quot<Sub1<Sum<N, T>>, T>, T>;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not divide into the tiles this kernel needs",
     label = "dims not a multiple of the tile",
-    note = "the fourth argument of `Array<..>` holds the dims (rows first), and `FitsTiles<R, C>` \
-            in the kernel's signature the tile (`typenum` numbers, `U8`, `U128`, ...): rows must \
+    note = "`Dims<..>` in `Array<..>` holds the dims (rows first), and `FitsTiles<R, C>` in the \
+            kernel's signature the tile (`typenum` numbers, `U8`, `U128`, ...): rows must \
             be a multiple of R and columns of C; pad the array (`copy_from` into a larger \
             layout) or use another kernel"
 )]

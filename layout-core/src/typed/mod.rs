@@ -1,12 +1,23 @@
 //! Layouts as types: what the `layout!` macro expands to.
 //!
 //! `layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)})` is an [`Array`] whose generic
-//! arguments spell the canonical shape: element type marker, rank, storage kind, dims,
-//! minor_to_major, legacy padding, sizes, the canonical text, the offset function and its
-//! inverse in closed form (from [`Plan::offset_expr`](crate::Plan::offset_expr) and
-//! [`Plan::index_exprs`](crate::Plan::index_exprs)), and the bitcast signature (from
-//! [`Plan::bitcast_signature`](crate::Plan::bitcast_signature)). Canonically equal literals
-//! therefore give the same type, and [`StaticLayout::offset`] compiles to straight-line arithmetic.
+//! arguments are the layout as it reads: element type marker, rank, `Dims<8, 1, 1280, 16384>`,
+//! `MinorToMajor<3, 2, 0, 1>`, `Tiles<Tile<8, 128>, Tile<2, 1>>`, the bitcast signature (from
+//! [`Plan::bitcast_signature`](crate::Plan::bitcast_signature); `Bitcast<..>`, or nothing when
+//! the layout is only bitcast-compatible with itself) and the attributes (`Attrs<1, 0, 1>`
+//! for `L(1)E(0)S(1)`, nothing when they are the defaults). Sizes, the canonical text and the
+//! offset are computed from these arguments at compile time, by the same tiling steps as the
+//! runtime [`Plan`]; [`StaticLayout::offset`] runs those steps unrolled over
+//! constants, which release builds fold to the closed form
+//! ([`Plan::offset_expr`](crate::Plan::offset_expr)) in straight-line code. Canonically equal
+//! literals give the same type.
+//!
+//! A layout passed where another is expected is reported at the first difference, in those
+//! terms: ``expected `Tile<8, 128>`, found `NoTile` `` (an untiled layout where a tiled one
+//! was expected), or ``expected `1`, found `0` `` inside `MinorToMajor<..>`. Generic code
+//! states what it needs with the bounds of this module ([`Rank`], [`SameArrayAs`],
+//! [`BitcastCompatibleWith`], [`FirstTile`], [`FitsTiles`]), whose errors say in layout terms
+//! what is wrong.
 //!
 //! ```
 //! use xla_layout::{layout, typed::{Layout, StaticLayout}};
@@ -20,13 +31,17 @@
 //!
 //! # Macro support is not API
 //!
-//! The building blocks the macro spells types with (the type-level lists `Cons`/`Nil`, the
-//! canonical text as `Text`/`Chunk`, the closed-form expression types `Term`, `Coords`, `Idx`,
-//! `Div`, `Rem`, `MulAdd`, the constants block `Meta`, and helpers such as `text_chunks`) are
+//! The building blocks the macro spells types with (the readable lists `Dims`, `MinorToMajor`,
+//! `Tiles`, `Tile`, `NoTile`, `Bitcast`, `Same`, `Attrs`, `Padded`, `SC`, `Split`, the aliases
+//! `Spelled0`..`Spelled4` it writes static types through, and for dynamic layouts the
+//! type-level lists `Cons`/`Nil`, the canonical text as `Text`/`Chunk`, the closed-form
+//! expression types `Term`, `Slot`, `Idx`, `Div`, `Rem`, `MulAdd`, the block `DynCompiled`,
+//! and helpers such as `text_chunks`) are
 //! public only because the macro's expansion names them from the user's crate. They are
 //! hidden from these docs and may change in any release: name layouts with `layout!`, and
 //! write generic code against [`Layout`].
 
+mod canonical;
 mod check;
 mod dynamic;
 pub mod elem;
@@ -34,32 +49,46 @@ mod error;
 mod expr;
 mod list;
 mod matrix;
+mod readable;
 mod scalar;
+mod spelled;
 mod storage;
+mod tiling;
 
 use core::marker::PhantomData;
 
-pub use check::{BitcastCompatibleWith, Rank, SameArrayAs};
+pub use check::{BitcastCompatibleWith, FirstTile, Rank, SameArrayAs};
 pub use dynamic::DynExtents;
 #[doc(hidden)]
-pub use dynamic::{DynArray, DynMeta};
+pub use dynamic::{DynArray, DynCompiled, DynMeta};
 pub use elem::ElementType;
 #[doc(hidden)]
 pub use elem::marker_name;
 pub use error::{DimsError, LengthError};
 #[doc(hidden)]
-pub use expr::{Coords, Div, Eval, EvalAll, EvalWith, Idx, MulAdd, Rem, Slot, Term, Zero};
+pub use expr::{Div, Eval, EvalWith, Idx, MulAdd, Rem, Slot, Term, Zero};
 #[doc(hidden)]
 pub use list::{
     Chunk, Chunks, Cons, LIST_CAPACITY, List, Nil, Str, TEXT_CAPACITY, Text, text_chunks,
 };
 pub use matrix::{FitsTiles, Matrix, PaddedTo};
+#[doc(hidden)]
+pub use readable::{
+    AttrSet, Attrs, BITCAST_SLOTS, Bitcast, Dims, MinorToMajor, NONE, NoTile, Padded, SC, Same,
+    Signature, Split, Tile, TileSet, TileSlot, Tiles,
+};
 pub use scalar::{
     F4e2m1fn, F6e2m3fn, F6e3m2fn, F8e3m4, F8e4m3, F8e4m3b11fnuz, F8e4m3fnuz, F8e5m2fnuz, F8e8m0fnu,
     I1, I2, I4, U1, U2, U4,
 };
+#[doc(hidden)]
+#[doc(hidden)]
+pub use spelled::{Spelled0, Spelled1, Spelled2, Spelled3, Spelled4};
 pub use storage::{Bits, Direct, Packed, StorageKind};
+pub use tiling::{MAX_TYPED_RANK, MAX_TYPED_TILES};
 
+use self::canonical::{Parts, canonical};
+use self::tiling::{Core, Spec, WIDTH};
 use crate::index::Plan;
 use crate::model::{ArrayShape, PaddingValue, PrimitiveType};
 
@@ -226,10 +255,11 @@ pub trait StaticLayout: Layout<Extents = Static> {
     const SIZE_BYTES: usize;
     /// Length of a buffer of this layout, in [`Word`](Layout::Word)s.
     const STORAGE_WORDS: usize;
-    /// [`Plan::bitcast_signature`](crate::Plan::bitcast_signature) as a type-level list:
-    /// equal for two layouts of one element type exactly when they put every element at the
-    /// same offset of equally long storage.
-    type BitcastSignature: List;
+    /// [`Plan::bitcast_signature`](crate::Plan::bitcast_signature) as a type: equal for two
+    /// layouts of one element type exactly when they put every element at the same offset of
+    /// equally long storage (a layout whose signature is opaque, with `*` or padding slots,
+    /// is its own signature, so it matches only itself).
+    type BitcastSignature: 'static;
 
     /// The element offset (in elements) of a logical index. In-bounds indices are checked
     /// only by `debug_assert!`; release builds compile this to the closed form.
@@ -285,66 +315,7 @@ pub struct Sizes {
     pub tiled_elements: usize,
 }
 
-/// Constants of an [`Array`] computed when the macro expanded: storage bits per element,
-/// memory space, logical and physical element counts, bytes, legacy padding value
-/// (0 unknown, 1 zero, 2 one, 3 lowest, 4 highest), the tiled slot count before `L`, and the
-/// `M(n)` metadata prefix in bytes.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Meta<
-    const BITS: usize,
-    const SPACE: u8,
-    const ELEMENTS: usize,
-    const PHYSICAL: usize,
-    const BYTES: usize,
-    const PADDING: u8,
-    const TILED: usize,
-    const PREFIX: usize,
->;
-
-/// Read access to a [`Meta`]'s constants.
-#[doc(hidden)]
-pub trait MetaInfo {
-    /// Storage bits per element.
-    const BITS: usize;
-    /// Memory space.
-    const SPACE: u8;
-    /// Logical elements.
-    const ELEMENTS: usize;
-    /// Physical element slots.
-    const PHYSICAL: usize;
-    /// Bytes.
-    const BYTES: usize;
-    /// Legacy padding value code.
-    const PADDING: u8;
-    /// Tiled slots before `L` rounding.
-    const TILED: usize;
-    /// `M(n)` prefix bytes.
-    const PREFIX: usize;
-}
-
-impl<
-    const BITS: usize,
-    const SPACE: u8,
-    const ELEMENTS: usize,
-    const PHYSICAL: usize,
-    const BYTES: usize,
-    const PADDING: u8,
-    const TILED: usize,
-    const PREFIX: usize,
-> MetaInfo for Meta<BITS, SPACE, ELEMENTS, PHYSICAL, BYTES, PADDING, TILED, PREFIX>
-{
-    const BITS: usize = BITS;
-    const SPACE: u8 = SPACE;
-    const ELEMENTS: usize = ELEMENTS;
-    const PHYSICAL: usize = PHYSICAL;
-    const BYTES: usize = BYTES;
-    const PADDING: u8 = PADDING;
-    const TILED: usize = TILED;
-    const PREFIX: usize = PREFIX;
-}
-
-/// The padding value of a [`Meta`] code.
+/// The padding value of a padding code (`Attrs`).
 const fn padding_value(code: u8) -> PaddingValue {
     match code {
         1 => PaddingValue::Zero,
@@ -355,7 +326,7 @@ const fn padding_value(code: u8) -> PaddingValue {
     }
 }
 
-/// The code of a padding value in a [`Meta`]; the inverse of the macro's encoding.
+/// The code of a padding value in `Attrs`; the inverse of [`padding_value`].
 ///
 /// ```
 /// use xla_layout::{PaddingValue, typed::padding_code};
@@ -372,50 +343,154 @@ pub const fn padding_code(value: PaddingValue) -> u8 {
     }
 }
 
-/// A static array layout as a type. Spelled by the `layout!` macro; its arguments are the
-/// element type marker, the rank, the storage kind ([`Direct`] or [`Packed`]), dims,
-/// minor_to_major, legacy padded dims ([`Nil`] for none), [`Meta`], the canonical [`Text`],
-/// the offset [`Term`] sum, the inverse [`Coords`] and the bitcast signature list. These
-/// arguments are macro support, not API (see the [module docs](self)): name an `Array` with
-/// `layout!`.
+/// A static array layout as a type, spelled by the `layout!` macro as the layout reads: the
+/// element type marker, the rank, [`Dims`], [`MinorToMajor`], [`Tiles`], then, when they are
+/// not the defaults, the bitcast signature ([`Bitcast`] or [`Same`]), the attributes
+/// ([`Attrs`]: `L`, `E`, `S`, `M`, legacy padding, split configs) and the storage kind
+/// ([`Direct`] or [`Packed`]). Everything else (sizes, the canonical text, the offset and its
+/// inverse) is computed from these arguments at compile time, by the steps of the runtime
+/// [`Plan`]. These arguments are macro support, not API (see the [module docs](self)): name an
+/// `Array` with `layout!`.
 ///
 /// ```
 /// use xla_layout::{layout, typed::{Array, Layout}};
-/// fn is_array<E, const R: usize, S, D, M, P, X, C, O, I, B>(
-///     _: Array<E, R, S, D, M, P, X, C, O, I, B>,
-/// ) {}
+/// fn is_array<E, const R: usize, D, M, T, G, A, S>(_: Array<E, R, D, M, T, G, A, S>) {}
 /// is_array(<layout!(f32[2,3])>::default());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Array<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>(
-    ArrayMarker<E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>,
+pub struct Array<E, const RANK: usize, Dims, M2m, Tiles, G = Same, A = Attrs, S = Direct>(
+    Marker<E, Dims, M2m, Tiles, G, (A, S)>,
 );
 
-/// The type arguments of an [`Array`], held only as a marker.
-type ArrayMarker<E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig> =
-    PhantomData<fn() -> (E, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig)>;
+/// The type arguments of a layout type, held only as a marker.
+pub(crate) type Marker<A, B, C, D, E, F> = PhantomData<fn() -> (A, B, C, D, E, F)>;
 
-impl<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig> Layout
-    for Array<E, RANK, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>
+impl<E, const RANK: usize, Dims, M2m, Tiles, A, S, G> Array<E, RANK, Dims, M2m, Tiles, G, A, S>
 where
-    Sig: List + 'static,
+    E: ElementType,
+    S: StorageKind<E::Elem>,
+    Dims: List,
+    M2m: List,
+    Tiles: TileSet,
+    A: AttrSet,
+{
+    /// Whether elements are stored as bits in bytes.
+    const PACKED_STORAGE: bool = S::PACKED;
+
+    /// Storage bits per element.
+    const BITS: usize = if A::E > 0 {
+        A::E
+    } else {
+        E::TYPE.storage_bits() as usize
+    };
+
+    /// The layout compiled: steps, expanded shape, strides, sizes.
+    const CORE: Core = Core::new(&Spec {
+        dims: Dims::SLICE,
+        minor_to_major: M2m::SLICE,
+        tiles: Tiles::TILES.split_at(Tiles::COUNT).0,
+        tile_ranks: Tiles::RANKS.split_at(Tiles::COUNT).0,
+        padded: <A::Padded as List>::SLICE,
+        tail_alignment: A::L,
+        element_bits: Self::BITS,
+        prefix_bytes: A::M,
+    });
+
+    /// The canonical text's bytes and length.
+    const TEXT: ([u8; TEXT_CAPACITY], usize) = canonical(&Parts {
+        element: E::TYPE.name(),
+        dims: Dims::SLICE,
+        minor_to_major: M2m::SLICE,
+        tiles: Tiles::TILES.split_at(Tiles::COUNT).0,
+        tile_ranks: Tiles::RANKS.split_at(Tiles::COUNT).0,
+        tail_alignment: A::L,
+        element_size: A::E,
+        memory_space: A::S,
+        splits: A::SPLITS.split_at(A::SPLITS_LEN).0,
+        prefix_bytes: A::M,
+    });
+
+    /// The length of a buffer in words: bytes if packed, else element slots.
+    const WORDS: usize = if Self::PACKED_STORAGE {
+        Self::CORE.bytes
+    } else {
+        Self::CORE.physical_elements
+    };
+
+    /// The canonical text.
+    const TEXT_STR: &'static str = match core::str::from_utf8(Self::TEXT.0.split_at(Self::TEXT.1).0)
+    {
+        Ok(s) => s,
+        Err(_) => panic!("layout type text is not UTF-8"),
+    };
+
+    /// The element offset of an index: the plan's steps, unrolled over the constant steps of
+    /// this type, so that release builds fold it to the closed form. Index entries of size-1
+    /// dimensions are taken as 0, and expanded entries of size 1 (always 0 in bounds) dropped.
+    #[inline(always)]
+    fn eval(index: &[usize; RANK]) -> usize {
+        let mut work = [0usize; WIDTH];
+        macro_rules! load {
+            ($($n:literal)*) => {$(
+                if const { $n < RANK } {
+                    work[$n] = if const { Self::CORE.unit[Self::CORE.physical[$n]] } {
+                        0
+                    } else {
+                        index[const { Self::CORE.physical[$n] }]
+                    };
+                }
+            )*};
+        }
+        load!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+        let mut width = RANK;
+        macro_rules! step {
+            ($($n:literal)*) => {$(
+                if const { $n < Self::CORE.step_count } {
+                    width = Core::run(const { Self::CORE.steps[$n] }, &mut work, width);
+                }
+            )*};
+        }
+        step!(
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
+            31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58
+            59 60 61 62 63 64 65 66 67 68 69 70 71
+        );
+        debug_assert_eq!(width, Self::CORE.width);
+        let mut offset = 0usize;
+        macro_rules! sum {
+            ($($n:literal)*) => {$(
+                if const { $n < Self::CORE.width && Self::CORE.expanded[$n] > 1 } {
+                    offset = offset.wrapping_add(work[$n].wrapping_mul(const { Self::CORE.strides[$n] }));
+                }
+            )*};
+        }
+        sum!(
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
+            31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58
+            59 60 61 62 63
+        );
+        offset
+    }
+}
+
+impl<E, const RANK: usize, Dims, M2m, Tiles, A, S, G> Layout
+    for Array<E, RANK, Dims, M2m, Tiles, G, A, S>
+where
     E: ElementType,
     S: StorageKind<E::Elem>,
     Dims: List + 'static,
     M2m: List + 'static,
-    Padded: List + 'static,
-    M: MetaInfo + 'static,
-    Canon: Str + 'static,
-    Offset: Eval + 'static,
-    Inverse: EvalAll + 'static,
+    Tiles: TileSet + 'static,
+    A: AttrSet + 'static,
+    G: 'static,
     [usize; RANK]: Default,
 {
     const RANK: usize = RANK;
     const MINOR_TO_MAJOR: &'static [usize] = M2m::SLICE;
     const ELEMENT_TYPE: PrimitiveType = E::TYPE;
-    const ELEMENT_BITS: usize = M::BITS;
-    const MEMORY_SPACE: u8 = M::SPACE;
-    const CANONICAL: &'static str = Canon::STR;
+    const ELEMENT_BITS: usize = Self::BITS;
+    const MEMORY_SPACE: u8 = A::S as u8;
+    const CANONICAL: &'static str = Self::TEXT_STR;
     const PACKED: bool = S::PACKED;
     const BOUNDS: &'static [usize] = Dims::SLICE;
     type Dims = Dims;
@@ -425,7 +500,7 @@ where
     type Extents = Static;
 
     fn extents(dims: [usize; RANK]) -> Result<Static, DimsError> {
-        check_dims(Canon::STR, &dims, Dims::SLICE, &[])?;
+        check_dims(Self::TEXT_STR, &dims, Dims::SLICE, &[])?;
         Ok(Static)
     }
 
@@ -438,93 +513,95 @@ where
 
     #[inline(always)]
     fn offset_in(_: &Static, index: [usize; RANK]) -> usize {
-        <Self as StaticLayout>::offset(index)
+        debug_assert!(
+            in_bounds(&index, Dims::SLICE),
+            "index {index:?} out of bounds for {}",
+            Self::TEXT_STR
+        );
+        Self::eval(&index)
     }
 
     #[inline(always)]
     fn checked_offset_in(_: &Static, index: [usize; RANK]) -> Option<usize> {
-        <Self as StaticLayout>::checked_offset(index)
+        in_bounds(&index, Dims::SLICE).then(|| Self::eval(&index))
     }
 
     #[inline(always)]
     fn sizes(_: &Static) -> Sizes {
         Sizes {
-            elements: M::ELEMENTS,
-            physical_elements: M::PHYSICAL,
-            size_bytes: M::BYTES,
-            storage_words: Self::STORAGE_WORDS,
-            tiled_elements: M::TILED,
+            elements: Self::CORE.elements,
+            physical_elements: Self::CORE.physical_elements,
+            size_bytes: Self::CORE.bytes,
+            storage_words: Self::WORDS,
+            tiled_elements: Self::CORE.tiled,
         }
     }
 
     #[inline(always)]
     fn load(words: &[S::Word], offset: usize) -> E::Elem {
-        S::load(words, offset, M::BITS, M::PREFIX)
+        S::load(words, offset, Self::BITS, A::M)
     }
 
     #[inline(always)]
     fn store(words: &mut [S::Word], offset: usize, value: E::Elem) {
-        S::store(words, offset, M::BITS, M::PREFIX, value);
+        S::store(words, offset, Self::BITS, A::M, value);
     }
 
     fn array_shape_in(_: &Static) -> ArrayShape {
-        let mut shape = match crate::text::parse_array(Canon::STR) {
+        let mut shape = match crate::text::parse_array(Self::TEXT_STR) {
             Ok(shape) => shape,
-            Err(e) => unreachable!("layout! stores canonical text: {e}"),
+            Err(e) => unreachable!("layout types print canonical text: {e}"),
         };
-        if Padded::LEN > 0 {
-            shape.layout.padded_dimensions = Padded::SLICE.iter().map(|&p| p as i64).collect();
-            shape.layout.padding_value = padding_value(M::PADDING);
+        let padded = <A::Padded as List>::SLICE;
+        if !padded.is_empty() {
+            shape.layout.padded_dimensions = padded.iter().map(|&p| p as i64).collect();
+            shape.layout.padding_value = padding_value(A::PADDING);
         }
         shape
     }
 }
 
-impl<E, const RANK: usize, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig> StaticLayout
-    for Array<E, RANK, S, Dims, M2m, Padded, M, Canon, Offset, Inverse, Sig>
+impl<E, const RANK: usize, Dims, M2m, Tiles, A, S, G> StaticLayout
+    for Array<E, RANK, Dims, M2m, Tiles, G, A, S>
 where
-    Sig: List + 'static,
     E: ElementType,
     S: StorageKind<E::Elem>,
     Dims: List + 'static,
     M2m: List + 'static,
-    Padded: List + 'static,
-    M: MetaInfo + 'static,
-    Canon: Str + 'static,
-    Offset: Eval + 'static,
-    Inverse: EvalAll + 'static,
+    Tiles: TileSet + 'static,
+    A: AttrSet + 'static,
+    G: Signature<Self> + 'static,
     [usize; RANK]: Default,
 {
     const DIMS: &'static [usize] = Dims::SLICE;
-    const ELEMENTS: usize = M::ELEMENTS;
-    const PHYSICAL_ELEMENTS: usize = M::PHYSICAL;
-    const SIZE_BYTES: usize = M::BYTES;
-    const STORAGE_WORDS: usize = if S::PACKED { M::BYTES } else { M::PHYSICAL };
-    type BitcastSignature = Sig;
+    const ELEMENTS: usize = Self::CORE.elements;
+    const PHYSICAL_ELEMENTS: usize = Self::CORE.physical_elements;
+    const SIZE_BYTES: usize = Self::CORE.bytes;
+    const STORAGE_WORDS: usize = Self::WORDS;
+    type BitcastSignature = G::Sig;
 
     #[inline(always)]
     fn offset(index: [usize; RANK]) -> usize {
         debug_assert!(
             in_bounds(&index, Dims::SLICE),
             "index {index:?} out of bounds for {}",
-            Canon::STR
+            Self::TEXT_STR
         );
-        Offset::eval(&index)
+        Self::eval(&index)
     }
 
     #[inline(always)]
     fn checked_offset(index: [usize; RANK]) -> Option<usize> {
-        in_bounds(&index, Dims::SLICE).then(|| Offset::eval(&index))
+        in_bounds(&index, Dims::SLICE).then(|| Self::eval(&index))
     }
 
     #[inline]
     fn index_of(offset: usize) -> Option<[usize; RANK]> {
-        if offset >= M::TILED || M::ELEMENTS == 0 {
-            return None;
-        }
         let mut index = [0; RANK];
-        Inverse::eval_into(&[offset], &mut index);
-        (in_bounds(&index, Dims::SLICE) && Offset::eval(&index) == offset).then_some(index)
+        (Self::CORE.index_of(offset, &mut index)
+            && in_bounds(&index, Dims::SLICE)
+            && Self::eval(&index) == offset)
+            .then_some(index)
     }
 }
 

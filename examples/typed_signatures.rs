@@ -1,0 +1,55 @@
+//! Layout types written straight into signatures and struct fields, as a kernel library would:
+//! `clippy::type_complexity` stays quiet on them (CI runs clippy on the examples with
+//! `-D warnings`), and the functions below only compile for their exact layouts.
+//!
+//! Run with `cargo run --example typed_signatures`.
+
+use xla_layout::layout;
+use xla_layout::tensor::Tensor;
+use xla_layout::typed::StaticLayout;
+
+/// Activations in the TPU layout, two tile levels.
+fn first_row_sum(t: &Tensor<layout!(bf16[16,256]{1,0:T(8,128)(2,1)})>) -> f32 {
+    (0..256).map(|j| t[[0, j]].to_f32()).sum()
+}
+
+/// Three tile levels, a memory space and a tail alignment.
+fn slots(_: &Tensor<layout!(bf16[2048]{0:T(1024)(128)(2,1)L(4096)S(1)})>) -> usize {
+    <layout!(bf16[2048]{0:T(1024)(128)(2,1)L(4096)S(1)})>::PHYSICAL_ELEMENTS
+}
+
+/// Packed 4-bit weights and their scales, held together.
+struct QuantizedWeights {
+    values: Tensor<layout!(s4[256,512]{1,0:T(64,128)(8,1)E(4)})>,
+    scales: Tensor<layout!(f32[256]{0:T(256)})>,
+}
+
+/// A layout with a `*` merge, a tile of higher rank than the array, and legacy padding.
+fn odd_layouts(
+    merged: &mut Tensor<layout!(f32[2,3,128]{2,1,0:T(2,*,128)})>,
+    spread: &Tensor<layout!(u8[5]{0:T(2,1)})>,
+    padded: &Tensor<layout!(f32[2,3]{0,1}, padded = [3,5], padding = zero)>,
+) -> usize {
+    merged[[1, 2, 127]] = 1.0;
+    spread.as_slice().len() + padded.as_slice().len()
+}
+
+/// Builds one tensor of each layout and calls every function.
+pub fn main() {
+    let tpu = Tensor::<layout!(bf16[16,256]{1,0:T(8,128)(2,1)})>::from_fn(|[i, j]| {
+        xla_layout::half::bf16::from_f32((i + j) as f32)
+    });
+    assert_eq!(first_row_sum(&tpu), (0..256).sum::<usize>() as f32);
+    assert_eq!(slots(&Tensor::default()), 4096);
+    let weights = QuantizedWeights {
+        values: Tensor::default(),
+        scales: Tensor::<layout!(f32[256]{0:T(256)})>::from_fn(|[i]| i as f32),
+    };
+    assert_eq!(weights.values.as_slice().len(), 256 * 512 / 2);
+    assert_eq!(weights.scales[[3]], 3.0);
+    let mut merged = Tensor::default();
+    let n = odd_layouts(&mut merged, &Tensor::default(), &Tensor::default());
+    assert_eq!(n, 10 + 15);
+    assert_eq!(merged[[1, 2, 127]], 1.0);
+    println!("typed signatures: ok");
+}

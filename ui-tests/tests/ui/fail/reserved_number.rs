@@ -1,0 +1,3 @@
+type T = xla_layout::layout!(u8[4294967295]);
+
+fn main() {}
