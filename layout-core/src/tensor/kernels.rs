@@ -8,7 +8,7 @@ use core::ops::Range;
 
 use super::digits::Loop;
 use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest};
-use super::stream;
+use super::{lanes, stream};
 
 /// Where a row of blocks starts, how the block's loops step, how many blocks follow each
 /// other and how.
@@ -24,6 +24,9 @@ struct Blocks {
     stream: bool,
     /// The long side of an interleaving block.
     len: usize,
+    /// The sides of a block of whole vectors: `a` destination-contiguous slots by `b`
+    /// source-contiguous ones.
+    sides: (usize, usize),
 }
 
 type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks);
@@ -108,6 +111,45 @@ fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
     }
 }
 
+/// The largest side of a block of whole vectors, in bytes: one cache line, so that every
+/// block reads and writes whole lines and needs nothing from its neighbours in the cache.
+pub(crate) const LINE: usize = 64;
+
+/// `reps` blocks of `at.sides.1` destination rows of `at.sides.0` slots, from as many
+/// source rows of as many slots: sub-blocks of `M × M` slots (`M · N` = 16 bytes, one
+/// vector per row) transposed by `log2 M` rounds of [`lanes::shuffle`], gathered into whole
+/// destination rows of at most [`LINE`] bytes, then stored (streamed when they are whole
+/// lines).
+#[inline(never)]
+fn lanes<const N: usize, const M: usize>(dst: &mut [[u8; N]], src: &[[u8; N]], at: Blocks) {
+    assert_eq!(M * N, lanes::BYTES, "a vector holds M slots");
+    let (dst, src) = (dst.as_flattened_mut(), src.as_flattened());
+    let (a, b) = at.sides;
+    let row = a * N;
+    let mut out = [[0u8; LINE]; LINE];
+    for r in 0..at.reps {
+        let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
+        for gx in 0..a / M {
+            for gy in 0..b / M {
+                let from = s0 + gx * M * at.sa + gy * M;
+                let mut v: [lanes::V; M] = core::array::from_fn(|i| lanes::at(src, (from + i * at.sa) * N));
+                lanes::shuffle::<N, M>(&mut v, lanes::log2(M));
+                for (i, v) in v.iter().enumerate() {
+                    lanes::put(*v, &mut out[gy * M + i], gx * lanes::BYTES);
+                }
+            }
+        }
+        for (y, o) in out[..b].iter().enumerate() {
+            let to = &mut dst[(d0 + y * at.db) * N..][..row];
+            if at.stream && row == LINE {
+                stream::copy(to, &o[..row]);
+            } else {
+                to.copy_from_slice(&o[..row]);
+            }
+        }
+    }
+}
+
 /// Up to 8 bytes as a little-endian integer.
 #[inline(always)]
 fn lane(bytes: &[u8]) -> u64 {
@@ -138,6 +180,20 @@ fn zip<W: Word<N>, const N: usize, const A: usize>(
         let rows: [&[[u8; N]]; A] = core::array::from_fn(|x| &src[s0 + x * at.sa..][..len]);
         let (out, _) = dst[d0..d0 + A * len].as_chunks_mut::<A>();
         let out = if at.stream { &mut buf[..len] } else { out };
+        // Whole vectors: `M` slots of each row, `log2 A` rounds, `A` vectors out.
+        let m = lanes::BYTES / N;
+        let whole = if N <= 8 { len - len % m } else { 0 };
+        for c in (0..whole).step_by(m) {
+            let mut v: [lanes::V; A] =
+                core::array::from_fn(|x| lanes::at(rows[x].as_flattened(), c * N));
+            lanes::shuffle::<N, A>(&mut v, lanes::log2(A));
+            let to = out[c..c + m].as_flattened_mut().as_flattened_mut();
+            for (k, v) in v.iter().enumerate() {
+                lanes::put(*v, to, k * lanes::BYTES);
+            }
+        }
+        let out = &mut out[whole..];
+        let rows: [&[[u8; N]]; A] = core::array::from_fn(|x| &rows[x][whole..]);
         if A * N <= 4 {
             // The `A` slots of an output group as one integer, built with shifts: vector
             // shifts and ors, where byte shuffles would stay scalar.
@@ -182,6 +238,19 @@ fn split_groups<W: Word<N>, const N: usize, const B: usize>(
     from: &[[[u8; N]; B]],
     mut to: [&mut [[u8; N]]; B],
 ) {
+    // Whole vectors: `M` groups (`B` vectors), `log2 M` rounds, one vector per row.
+    let m = lanes::BYTES / N;
+    let whole = if N <= 8 { from.len() - from.len() % m } else { 0 };
+    for c in (0..whole).step_by(m) {
+        let bytes = from[c..c + m].as_flattened().as_flattened();
+        let mut v: [lanes::V; B] = core::array::from_fn(|k| lanes::at(bytes, k * lanes::BYTES));
+        lanes::shuffle::<N, B>(&mut v, lanes::log2(m));
+        for (row, v) in to.iter_mut().zip(&v) {
+            lanes::put(*v, row[c..c + m].as_flattened_mut(), 0);
+        }
+    }
+    let from = &from[whole..];
+    let mut to = to.map(|row| &mut row[whole..]);
     if B * N <= 8 {
         // The `B` slots of an input group as one integer, split with shifts.
         for (x, f) in from.iter().enumerate() {
@@ -261,6 +330,13 @@ fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> Block
         (Form::Unzip, _, 2) => unzip::<W, N, 2>,
         (Form::Unzip, _, 4) => unzip::<W, N, 4>,
         (Form::Unzip, _, 8) => unzip::<W, N, 8>,
+        (Form::Lanes, _, _) => match N {
+            1 => lanes::<N, 16>,
+            2 => lanes::<N, 8>,
+            4 => lanes::<N, 4>,
+            8 => lanes::<N, 2>,
+            _ => lanes::<N, 1>,
+        },
         _ => pick!(1, 2, 4, 8, 16, 32; [1, 2, 4, 8, 16]),
     }
 }
@@ -308,8 +384,9 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                     len: match form {
                         Form::Zip => b.size,
                         Form::Unzip => a.size,
-                        Form::Square => 0,
+                        Form::Square | Form::Lanes => 0,
                     },
+                    sides: (a.size, b.size),
                 };
                 kernel(dst, src, at);
                 for k in whole..leaf.n {

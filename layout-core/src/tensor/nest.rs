@@ -12,6 +12,8 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::digits::Loop;
+use super::kernels::LINE;
+use super::lanes;
 use crate::index::MAX_EXPANDED_RANK;
 
 /// The largest block side of the transpose kernel, in slots.
@@ -44,8 +46,11 @@ pub(crate) enum Form {
     Zip,
     /// One source run split into `b.size` (2, 4 or 8) destination rows.
     Unzip,
-    /// A transpose in registers.
+    /// A transpose in registers, slot by slot (blocks narrower than a vector).
     Square,
+    /// A transpose of whole 16-byte vectors, up to a cache line a side (see
+    /// `kernels::lanes`).
+    Lanes,
 }
 
 /// The loops of a copy around a kernel.
@@ -118,6 +123,15 @@ fn block_side(l: &Loop, max: usize) -> usize {
     b
 }
 
+/// The block sides of a transpose of whole vectors for the destination-contiguous loop `a`
+/// and the source-contiguous loop `b` of slots of `width` bytes: each side a cache line, or
+/// less where its loop is shorter, but at least a vector.
+fn vector_block(a: Loop, b: Loop, width: usize) -> Option<[usize; 2]> {
+    let (line, vector) = (LINE / width, (lanes::BYTES / width).max(1));
+    let sides = [block_side(&a, line.max(1)), block_side(&b, line.max(1))];
+    (width <= lanes::BYTES && sides.iter().all(|&k| k >= vector)).then_some(sides)
+}
+
 /// `l` as an outer loop of blocks of `b` steps (`None` for one block) and the block.
 fn split(l: Loop, b: usize) -> (Option<Loop>, Loop) {
     let inner = Loop { size: b, ..l };
@@ -163,6 +177,16 @@ impl Nest {
                     let (out, a) = split(a, block_side(&a, MAX_RUN));
                     loops.extend(out);
                     ([a, b], Form::Unzip)
+                } else if let Some(sides) = vector_block(a, b, width) {
+                    // Blocks of whole lines (or as much of a line as the loops give) on both
+                    // sides, transposed a vector at a time.
+                    let mut out = [a, b];
+                    for (side, k) in out.iter_mut().zip(sides) {
+                        let (o, l) = split(*side, k);
+                        loops.extend(o);
+                        *side = l;
+                    }
+                    (out, Form::Lanes)
                 } else {
                     // Each side: tiles of whole lines, blocks within a tile. Blocks of at
                     // most 256 bytes (they stay in registers) with destination rows of 32
@@ -379,14 +403,13 @@ mod tests {
     #[test]
     fn transposes_are_blocks() {
         let n = nest("f32[64,64,64,64]{0,1,2,3}", "f32[64,64,64,64]{3,2,1,0}");
-        let Kernel::Block { a, b, .. } = n.kernel else {
+        let Kernel::Block { a, b, form } = n.kernel else {
             panic!("{:?}", n.kernel)
         };
-        // 8×8 f32 blocks (256 bytes) in tiles of 64×64 (256 bytes a side): the loops over
-        // the blocks of a tile innermost, then the loops over tiles, then the other dims.
-        assert_eq!((a.size, b.size), (8, 8));
-        let inner: Vec<usize> = n.outer.iter().map(|l| l.dst.min(l.src)).collect();
-        assert_eq!(inner[inner.len() - 2..], [8, 8]);
-        assert_eq!(inner[inner.len() - 4..inner.len() - 2], [64, 64]);
+        // 16×16 f32 blocks: one 64-byte line a side, transposed a vector at a time; the
+        // loop over blocks along the source's rows innermost.
+        assert_eq!((a.size, b.size, form), (16, 16, Form::Lanes));
+        let last = n.outer.last().unwrap();
+        assert_eq!((last.src, last.dst), (16, 16 * 64 * 64 * 64));
     }
 }
