@@ -121,18 +121,23 @@ pub(crate) const LINE: usize = 64;
 /// destination rows of at most [`LINE`] bytes, then stored (streamed when they are whole
 /// lines).
 #[inline(never)]
-fn lanes<const N: usize, const M: usize>(dst: &mut [[u8; N]], src: &[[u8; N]], at: Blocks) {
-    assert_eq!(M * N, lanes::BYTES, "a vector holds M slots");
+fn lanes<const N: usize, const M: usize, const R: usize>(
+    dst: &mut [[u8; N]],
+    src: &[[u8; N]],
+    at: Blocks,
+) {
+    assert!(M * N == lanes::BYTES && R * N == LINE, "M slots a vector, R a line");
     let (dst, src) = (dst.as_flattened_mut(), src.as_flattened());
     let (a, b) = at.sides;
     let row = a * N;
-    let mut out = [[0u8; LINE]; LINE];
+    let mut out = [[0u8; LINE]; R];
     for r in 0..at.reps {
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
         for gx in 0..a / M {
             for gy in 0..b / M {
                 let from = s0 + gx * M * at.sa + gy * M;
-                let mut v: [lanes::V; M] = core::array::from_fn(|i| lanes::at(src, (from + i * at.sa) * N));
+                let mut v: [lanes::V; M] =
+                    core::array::from_fn(|i| lanes::at(src, (from + i * at.sa) * N));
                 lanes::shuffle::<N, M>(&mut v, lanes::log2(M));
                 for (i, v) in v.iter().enumerate() {
                     lanes::put(*v, &mut out[gy * M + i], gx * lanes::BYTES);
@@ -141,8 +146,12 @@ fn lanes<const N: usize, const M: usize>(dst: &mut [[u8; N]], src: &[[u8; N]], a
         }
         for (y, o) in out[..b].iter().enumerate() {
             let to = &mut dst[(d0 + y * at.db) * N..][..row];
-            if at.stream && row == LINE {
-                stream::copy(to, &o[..row]);
+            if let Ok(line) = <&mut [u8; LINE]>::try_from(&mut *to) {
+                if at.stream {
+                    stream::copy(line, o);
+                } else {
+                    *line = *o;
+                }
             } else {
                 to.copy_from_slice(&o[..row]);
             }
@@ -331,11 +340,11 @@ fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> Block
         (Form::Unzip, _, 4) => unzip::<W, N, 4>,
         (Form::Unzip, _, 8) => unzip::<W, N, 8>,
         (Form::Lanes, _, _) => match N {
-            1 => lanes::<N, 16>,
-            2 => lanes::<N, 8>,
-            4 => lanes::<N, 4>,
-            8 => lanes::<N, 2>,
-            _ => lanes::<N, 1>,
+            1 => lanes::<N, 16, 64>,
+            2 => lanes::<N, 8, 32>,
+            4 => lanes::<N, 4, 16>,
+            8 => lanes::<N, 2, 8>,
+            _ => lanes::<N, 1, 4>,
         },
         _ => pick!(1, 2, 4, 8, 16, 32; [1, 2, 4, 8, 16]),
     }

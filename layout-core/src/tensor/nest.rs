@@ -39,6 +39,22 @@ pub(crate) enum Kernel {
     Block { a: Loop, b: Loop, form: Form },
 }
 
+impl Kernel {
+    /// Slots consecutive in the source and in the destination that one step of the kernel
+    /// moves (its rows' lengths).
+    fn rows(&self) -> (usize, usize) {
+        match *self {
+            Kernel::Element => (1, 1),
+            Kernel::Run(l) => (l.size, l.size),
+            Kernel::Block { a, b, form } => match form {
+                Form::Zip => (b.size, a.size * b.size),
+                Form::Unzip => (a.size * b.size, a.size),
+                Form::Square | Form::Lanes => (b.size, a.size),
+            },
+        }
+    }
+}
+
 /// How a block kernel moves its block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Form {
@@ -208,19 +224,24 @@ impl Nest {
             }
             _ => Kernel::Element,
         };
-        // Ties in the source's order, which measured faster for runs and interleaving (the
-        // destination's lines are written whole, streamed), except for splitting runs into
-        // rows, whose short destination rows stream better in the destination's order.
-        let dst_order = matches!(
-            kernel,
-            Kernel::Block {
-                form: Form::Unzip,
-                ..
-            }
-        );
+        // A kernel that writes whole lines on one side leaves nothing for its neighbours to
+        // finish there: the loops then follow the other side's memory order (largest stride
+        // outermost), so that it streams sequentially. The source's order when both sides are
+        // whole lines (reads in order, writes streamed). Otherwise the loops that move little
+        // on either side stay inside, so that the lines a kernel touches in part are finished
+        // by the next few kernels while they are still in the L1 cache.
+        let (src_row, dst_row) = kernel.rows();
+        let line = LINE / width.max(1);
         loops.sort_by_key(|l| {
-            let tie = if dst_order { l.dst } else { l.src };
-            core::cmp::Reverse((l.dst.min(l.src), tie))
+            core::cmp::Reverse(if !blocks {
+                (l.dst.min(l.src), l.src)
+            } else if dst_row >= line {
+                (l.src, l.dst)
+            } else if src_row >= line {
+                (l.dst, l.src)
+            } else {
+                (l.dst.min(l.src), l.src)
+            })
         });
         Nest {
             outer: loops,
