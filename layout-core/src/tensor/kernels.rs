@@ -113,7 +113,7 @@ fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
 
 /// The largest side of a block of whole vectors, in bytes: one cache line, so that every
 /// block reads and writes whole lines and needs nothing from its neighbours in the cache.
-pub(crate) const LINE: usize = 64;
+pub(crate) const LINE: usize = stream::LINE;
 
 /// `reps` blocks of `at.sides.1` destination rows of `at.sides.0` slots, from as many
 /// source rows of as many slots: sub-blocks of `M × M` slots (`M · N` = 16 bytes, one
@@ -148,7 +148,7 @@ fn lanes<const N: usize, const M: usize, const R: usize>(
             let to = &mut dst[(d0 + y * at.db) * N..][..row];
             if let Ok(line) = <&mut [u8; LINE]>::try_from(&mut *to) {
                 if at.stream {
-                    stream::copy(line, o);
+                    stream::line(line, o);
                 } else {
                     *line = *o;
                 }

@@ -10,7 +10,7 @@ pub(crate) const STREAM_BYTES: usize = 16 << 20;
 /// Bytes of a cache line: non-temporal stores pay off only for whole lines (a partly
 /// written line leaves the write-combining buffer as a partial write, several times slower
 /// than a normal store).
-const LINE: usize = 64;
+pub(crate) const LINE: usize = 64;
 
 /// `dst.copy_from_slice(src)`, with non-temporal stores for the whole cache lines of `dst`
 /// where the target has them (x86_64); the partial lines at either end are copied normally.
@@ -50,6 +50,30 @@ pub(crate) fn copy(dst: &mut [u8], src: &[u8]) {
         }
     }
     dst.copy_from_slice(src);
+}
+
+/// `*dst = *src` for one cache line: non-temporal stores when `dst` is a whole line (64-byte
+/// aligned) and the target has them (x86_64).
+#[inline(always)]
+pub(crate) fn line(dst: &mut [u8; LINE], src: &[u8; LINE]) {
+    #[cfg(target_arch = "x86_64")]
+    if dst.as_ptr().align_offset(LINE) == 0 {
+        use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+        let d = dst.as_mut_ptr();
+        let s = src.as_ptr();
+        for k in 0..LINE / 16 {
+            // SAFETY: `k * 16 + 16 <= LINE`, the length of both arrays, so both 16-byte
+            // accesses are in bounds; `d` is 64-byte aligned, so `d + 16k` is 16-byte aligned
+            // as `_mm_stream_si128` needs, and `_mm_loadu_si128` takes any alignment. SSE2 is
+            // part of the x86_64 baseline. `dst` and `src` do not overlap (`&mut`).
+            unsafe {
+                let v = _mm_loadu_si128(s.add(k * 16).cast::<__m128i>());
+                _mm_stream_si128(d.add(k * 16).cast::<__m128i>(), v);
+            }
+        }
+        return;
+    }
+    *dst = *src;
 }
 
 /// Makes later loads see the streamed stores (`sfence`).
