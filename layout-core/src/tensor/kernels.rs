@@ -7,7 +7,7 @@
 use core::ops::Range;
 
 use super::digits::Loop;
-use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest};
+use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest, ONCE};
 use super::{lanes, stream};
 
 /// Where a row of blocks starts, how the block's loops step, how many blocks follow each
@@ -27,6 +27,19 @@ struct Blocks {
     /// The sides of a block of whole vectors: `a` destination-contiguous slots by `b`
     /// source-contiguous ones.
     sides: (usize, usize),
+    /// A block of whole vectors made of two loops a side: source row `x` at
+    /// `(x % a_lo) · sa + (x / a_lo) · sa_hi`, destination row `y` at
+    /// `(y % b_lo) · db + (y / b_lo) · db_hi`.
+    wide: Wide,
+}
+
+/// See [`Blocks::wide`].
+#[derive(Clone, Copy)]
+struct Wide {
+    a_lo: usize,
+    sa_hi: usize,
+    b_lo: usize,
+    db_hi: usize,
 }
 
 type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks);
@@ -135,9 +148,12 @@ fn lanes<const N: usize, const M: usize, const R: usize>(
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
         for gx in 0..a / M {
             for gy in 0..b / M {
-                let from = s0 + gx * M * at.sa + gy * M;
-                let mut v: [lanes::V; M] =
-                    core::array::from_fn(|i| lanes::at(src, (from + i * at.sa) * N));
+                let w = at.wide;
+                let mut v: [lanes::V; M] = core::array::from_fn(|i| {
+                    let x = gx * M + i;
+                    let from = s0 + (x % w.a_lo) * at.sa + (x / w.a_lo) * w.sa_hi + gy * M;
+                    lanes::at(src, from * N)
+                });
                 lanes::shuffle::<N, M>(&mut v, lanes::log2(M));
                 for (i, v) in v.iter().enumerate() {
                     lanes::put(*v, &mut out[gy * M + i], gx * lanes::BYTES);
@@ -145,7 +161,9 @@ fn lanes<const N: usize, const M: usize, const R: usize>(
             }
         }
         for (y, o) in out[..b].iter().enumerate() {
-            let to = &mut dst[(d0 + y * at.db) * N..][..row];
+            let w = at.wide;
+            let to = (d0 + (y % w.b_lo) * at.db + (y / w.b_lo) * w.db_hi) * N;
+            let to = &mut dst[to..][..row];
             if let Ok(line) = <&mut [u8; LINE]>::try_from(&mut *to) {
                 if at.stream {
                     stream::line(line, o);
@@ -339,7 +357,7 @@ fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> Block
         (Form::Unzip, _, 2) => unzip::<W, N, 2>,
         (Form::Unzip, _, 4) => unzip::<W, N, 4>,
         (Form::Unzip, _, 8) => unzip::<W, N, 8>,
-        (Form::Lanes, _, _) => match N {
+        (Form::Lanes { .. }, _, _) => match N {
             1 => lanes::<N, 16, 64>,
             2 => lanes::<N, 8, 32>,
             4 => lanes::<N, 4, 16>,
@@ -381,8 +399,12 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
         }),
         Kernel::Block { a, b, form } => {
             let kernel = block_fn::<W, N>(a.size, b.size, form);
+            let [wa, wb] = match form {
+                Form::Lanes { wide } => wide,
+                _ => [ONCE; 2],
+            };
             nest.walk(parts, &mut |leaf: &Leaf<'_>| {
-                let whole = nest.whole_steps(leaf, &[a, b]);
+                let whole = nest.whole_steps(leaf, &[a, b, wa, wb]);
                 let at = Blocks {
                     at: leaf.at,
                     db: b.dst,
@@ -393,9 +415,15 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                     len: match form {
                         Form::Zip => b.size,
                         Form::Unzip => a.size,
-                        Form::Square | Form::Lanes => 0,
+                        Form::Square | Form::Lanes { .. } => 0,
                     },
-                    sides: (a.size, b.size),
+                    sides: (a.size * wa.size, b.size * wb.size),
+                    wide: Wide {
+                        a_lo: a.size,
+                        sa_hi: wa.src,
+                        b_lo: b.size,
+                        db_hi: wb.dst,
+                    },
                 };
                 kernel(dst, src, at);
                 for k in whole..leaf.n {

@@ -49,7 +49,8 @@ impl Kernel {
             Kernel::Block { a, b, form } => match form {
                 Form::Zip => (b.size, a.size * b.size),
                 Form::Unzip => (a.size * b.size, a.size),
-                Form::Square | Form::Lanes => (b.size, a.size),
+                Form::Square => (b.size, a.size),
+                Form::Lanes { wide } => (b.size * wide[1].size, a.size * wide[0].size),
             },
         }
     }
@@ -65,8 +66,10 @@ pub(crate) enum Form {
     /// A transpose in registers, slot by slot (blocks narrower than a vector).
     Square,
     /// A transpose of whole 16-byte vectors, up to a cache line a side (see
-    /// `kernels::lanes`).
-    Lanes,
+    /// `kernels::lanes`). A side shorter than a line may be widened by a second loop that
+    /// continues it on its contiguous side (`wide`, for `a` and `b`; one step if not): a
+    /// transposed `T(8,128)` tile's 8-slot rows become whole lines of two tiles.
+    Lanes { wide: [Loop; 2] },
 }
 
 /// The loops of a copy around a kernel.
@@ -89,7 +92,7 @@ pub(crate) struct Leaf<'a> {
 }
 
 /// A loop of one step.
-const ONCE: Loop = Loop {
+pub(crate) const ONCE: Loop = Loop {
     size: 1,
     dst: 0,
     src: 0,
@@ -148,6 +151,35 @@ fn vector_block(a: Loop, b: Loop, width: usize) -> Option<[usize; 2]> {
     (width <= lanes::BYTES && sides.iter().all(|&k| k >= vector)).then_some(sides)
 }
 
+/// For each side of a vector block shorter than `line` slots, the loop of `loops` that
+/// continues it on its contiguous side (the destination's for `a`, the source's for `b`),
+/// taken out of `loops` for as many steps as fill the line; one step where there is none.
+/// Only when no loop clips: the edge of a clipped block is copied over `a` and `b` alone.
+fn widen(loops: &mut Vec<Loop>, sides: [Loop; 2], line: usize) -> [Loop; 2] {
+    let mut wide = [ONCE; 2];
+    if sides.iter().chain(loops.iter()).any(|l| l.clip) {
+        return wide;
+    }
+    for (k, (side, w)) in sides.iter().zip(&mut wide).enumerate() {
+        let continues = |l: &Loop| {
+            if k == 0 {
+                l.dst == side.size * side.dst
+            } else {
+                l.src == side.size * side.src
+            }
+        };
+        if side.size < line
+            && let Some(i) = loops.iter().position(continues)
+        {
+            let c = loops.remove(i);
+            let (o, inner) = split(c, block_side(&c, line / side.size));
+            loops.extend(o);
+            *w = inner;
+        }
+    }
+    wide
+}
+
 /// `l` as an outer loop of blocks of `b` steps (`None` for one block) and the block.
 fn split(l: Loop, b: usize) -> (Option<Loop>, Loop) {
     let inner = Loop { size: b, ..l };
@@ -202,8 +234,9 @@ impl Nest {
                         loops.extend(o);
                         *side = l;
                     }
-                    (out, Form::Lanes)
-                } else {
+                    let wide = widen(&mut loops, out, LINE / width);
+                    (out, Form::Lanes { wide })
+                                } else {
                     // Each side: tiles of whole lines, blocks within a tile. Blocks of at
                     // most 256 bytes (they stay in registers) with destination rows of 32
                     // bytes where the loops allow (8×8 f32: measured 4× faster than 16×4).
@@ -429,7 +462,7 @@ mod tests {
         };
         // 16×16 f32 blocks: one 64-byte line a side, transposed a vector at a time; the
         // loop over blocks along the source's rows innermost.
-        assert_eq!((a.size, b.size, form), (16, 16, Form::Lanes));
+        assert_eq!((a.size, b.size, form), (16, 16, Form::Lanes { wide: [ONCE; 2] }));
         let last = n.outer.last().unwrap();
         assert_eq!((last.src, last.dst), (16, 16 * 64 * 64 * 64));
     }
