@@ -42,7 +42,12 @@ struct Wide {
     db_hi: usize,
 }
 
-type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks);
+type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks, &mut Scratch);
+
+/// A kernel's working memory: whole destination lines gathered before they are streamed
+/// out. Made once per copy, not per block (zeroing it per call measured a quarter of the
+/// time of a rank-4 transpose, whose innermost loop has 4 steps).
+pub(crate) type Scratch = [[u8; LINE]; LINE];
 
 /// A slot as an integer of its width, so that LLVM moves and shuffles whole lanes.
 pub(crate) trait Word<const N: usize>: Copy + Default {
@@ -73,6 +78,7 @@ fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
     at: Blocks,
+    _: &mut Scratch,
 ) {
     for r in 0..at.reps {
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
@@ -138,12 +144,13 @@ fn lanes<const N: usize, const M: usize, const R: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
     at: Blocks,
+    scratch: &mut Scratch,
 ) {
     assert!(M * N == lanes::BYTES && R * N == LINE, "M slots a vector, R a line");
     let (dst, src) = (dst.as_flattened_mut(), src.as_flattened());
     let (a, b) = at.sides;
     let row = a * N;
-    let mut out = [[0u8; LINE]; R];
+    let out = &mut scratch[..R];
     for r in 0..at.reps {
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
         for gx in 0..a / M {
@@ -199,9 +206,12 @@ fn zip<W: Word<N>, const N: usize, const A: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
     at: Blocks,
+    scratch: &mut Scratch,
 ) {
     let len = at.len;
-    let mut buf = [[[0u8; N]; A]; MAX_RUN];
+    // `MAX_RUN · A · N` bytes at most, `A · N <= 8`.
+    let (buf, _) = scratch.as_flattened_mut().as_chunks_mut::<N>();
+    let (buf, _) = buf.as_chunks_mut::<A>();
     for r in 0..at.reps {
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
         let rows: [&[[u8; N]]; A] = core::array::from_fn(|x| &src[s0 + x * at.sa..][..len]);
@@ -301,14 +311,18 @@ fn unzip<W: Word<N>, const N: usize, const B: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
     at: Blocks,
+    scratch: &mut Scratch,
 ) {
     let len = at.len;
-    let mut buf = [[[0u8; N]; MAX_RUN]; B];
+    // `B` rows of `MAX_RUN · N` bytes, `B · N <= 8`.
+    let (buf, _) = scratch.as_flattened_mut().as_chunks_mut::<N>();
+    let (buf, _) = buf.as_chunks_mut::<MAX_RUN>();
+    let buf = &mut buf[..B];
     for r in 0..at.reps {
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
         let (from, _) = src[s0..s0 + B * len].as_chunks::<B>();
         if at.stream {
-            let mut rest = buf.as_mut_slice();
+            let mut rest = &mut *buf;
             let rows: [&mut [[u8; N]]; B] = core::array::from_fn(|_| {
                 let (row, tail) = core::mem::take(&mut rest).split_at_mut(1);
                 rest = tail;
@@ -399,6 +413,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
         }),
         Kernel::Block { a, b, form } => {
             let kernel = block_fn::<W, N>(a.size, b.size, form);
+            let mut scratch = [[0u8; LINE]; LINE];
             let [wa, wb] = match form {
                 Form::Lanes { wide } => wide,
                 _ => [ONCE; 2],
@@ -425,7 +440,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                         db_hi: wb.dst,
                     },
                 };
-                kernel(dst, src, at);
+                kernel(dst, src, at, &mut scratch);
                 for k in whole..leaf.n {
                     edge(nest, leaf, k, [a, b], &mut |d, s| dst[d] = src[s]);
                 }
