@@ -76,23 +76,123 @@ impl BitFields {
         write(dst, self.dst_start + d * self.dst_bits, self.dst_bits, v);
     }
 
-    /// Copies `len` consecutive slots, as bytes when both sides hold them in whole bytes.
+    /// Copies `len` consecutive slots, as bytes when both sides hold them in whole bytes,
+    /// packing or unpacking whole bytes at once between bytes and `E(n)` fields.
     fn run(&self, dst: &mut [u8], src: &[u8], d: usize, s: usize, len: usize) {
-        let bits = self.dst_bits;
-        let (db, sb) = (self.dst_start + d * bits, self.src_start + s * bits);
-        if bits == self.src_bits
-            && db.is_multiple_of(8)
-            && sb.is_multiple_of(8)
-            && (len * bits).is_multiple_of(8)
-        {
-            let n = len * bits / 8;
+        let (db, sb) = (
+            self.dst_start + d * self.dst_bits,
+            self.src_start + s * self.src_bits,
+        );
+        let bytes = |start: usize, bits: usize| {
+            start.is_multiple_of(8) && (len * bits).is_multiple_of(8)
+        };
+        if self.dst_bits == self.src_bits && bytes(db, self.dst_bits) && bytes(sb, self.src_bits) {
+            let n = len * self.dst_bits / 8;
             dst[db / 8..db / 8 + n].copy_from_slice(&src[sb / 8..sb / 8 + n]);
-        } else {
-            for k in 0..len {
-                self.element(dst, src, d + k, s + k);
+            return;
+        }
+        let done = match (self.src_bits, self.dst_bits) {
+            (8, 4) if db.is_multiple_of(8) => pack_nibbles(&mut dst[db / 8..], &src[sb / 8..], len),
+            (8, 2) if db.is_multiple_of(8) => pack::<4>(&mut dst[db / 8..], &src[sb / 8..], len),
+            (8, 1) if db.is_multiple_of(8) => pack::<8>(&mut dst[db / 8..], &src[sb / 8..], len),
+            (4, 8) if sb.is_multiple_of(8) => {
+                unpack_nibbles(&mut dst[db / 8..], &src[sb / 8..], len, self.sign_extend)
             }
+            (2, 8) if sb.is_multiple_of(8) => {
+                unpack::<4>(&mut dst[db / 8..], &src[sb / 8..], len, self.sign_extend)
+            }
+            (1, 8) if sb.is_multiple_of(8) => {
+                unpack::<8>(&mut dst[db / 8..], &src[sb / 8..], len, self.sign_extend)
+            }
+            _ => 0,
+        };
+        for k in done..len {
+            self.element(dst, src, d + k, s + k);
         }
     }
+}
+
+/// Packs the low `8 / P` bits of each of the first `len` bytes of `src` into `dst`, `P` a
+/// byte, least-significant first; returns the elements packed (whole bytes of `dst` only).
+#[inline]
+fn pack<const P: usize>(dst: &mut [u8], src: &[u8], len: usize) -> usize {
+    let bits = 8 / P;
+    let mask = ((1u16 << bits) - 1) as u8;
+    let n = len / P;
+    let (groups, _) = src[..n * P].as_chunks::<P>();
+    for (o, g) in dst[..n].iter_mut().zip(groups) {
+        let mut v = 0u8;
+        for (e, &x) in g.iter().enumerate() {
+            v |= (x & mask) << (e * bits);
+        }
+        *o = v;
+    }
+    n * P
+}
+
+const LOW_NIBBLES: u64 = 0x000f_000f_000f_000f;
+const BYTES_OF_PAIRS: u64 = 0x00ff_00ff_00ff_00ff;
+
+/// [`pack`] for `E(4)`, eight bytes into four at a time in a 64-bit word: each pair of
+/// bytes as a 16-bit lane, `lo | hi << 4` in its low byte, the low bytes gathered by shifts
+/// (several times faster than the generic loop, which LLVM vectorizes into byte gathers).
+#[inline]
+fn pack_nibbles(dst: &mut [u8], src: &[u8], len: usize) -> usize {
+    let n = len / 8;
+    let (from, _) = src[..8 * n].as_chunks::<8>();
+    let (to, _) = dst[..4 * n].as_chunks_mut::<4>();
+    for (o, i) in to.iter_mut().zip(from) {
+        let y = u64::from_le_bytes(*i);
+        let t = (y & LOW_NIBBLES) | ((y >> 4) & (LOW_NIBBLES << 4));
+        let t = (t | t >> 8) & 0x0000_ffff_0000_ffff;
+        let t = (t | t >> 16) & 0xffff_ffff;
+        *o = (t as u32).to_le_bytes();
+    }
+    let done = 8 * n;
+    done + pack::<2>(&mut dst[4 * n..], &src[done..], len - done)
+}
+
+/// [`unpack`] for `E(4)`, four bytes into eight at a time in a 64-bit word.
+#[inline]
+fn unpack_nibbles(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
+    let n = len / 8;
+    let (from, _) = src[..4 * n].as_chunks::<4>();
+    let (to, _) = dst[..8 * n].as_chunks_mut::<8>();
+    for (o, i) in to.iter_mut().zip(from) {
+        let x = u64::from(u32::from_le_bytes(*i));
+        let t = (x | x << 16) & 0x0000_ffff_0000_ffff;
+        let y = (t | t << 8) & BYTES_OF_PAIRS;
+        let mut v = (y & LOW_NIBBLES) | ((y << 4) & (LOW_NIBBLES << 8));
+        if sign {
+            // Bit 3 of each byte, times 0xf0: the sign filled into the high nibble.
+            v |= ((v >> 3) & 0x0101_0101_0101_0101) * 0xf0;
+        }
+        *o = v.to_le_bytes();
+    }
+    let done = 8 * n;
+    done + unpack::<2>(&mut dst[done..], &src[4 * n..], len - done, sign)
+}
+
+/// Unpacks the first `len` fields of `8 / P` bits of `src` (`P` a byte, least-significant
+/// first) into bytes, sign-extended if `sign`; returns the elements unpacked (whole bytes of
+/// `src` only).
+#[inline]
+fn unpack<const P: usize>(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
+    let bits = 8 / P;
+    let n = len / P;
+    let (groups, _) = dst[..n * P].as_chunks_mut::<P>();
+    for (g, &x) in groups.iter_mut().zip(&src[..n]) {
+        for (e, o) in g.iter_mut().enumerate() {
+            // The field at the top of the byte, then shifted down: arithmetically for signed.
+            let top = x << (8 - bits - e * bits);
+            *o = if sign {
+                ((top as i8) >> (8 - bits)) as u8
+            } else {
+                top >> (8 - bits)
+            };
+        }
+    }
+    n * P
 }
 
 /// Copies the part `parts` of `nest` from `src` into `dst`, stored as `fields` says.
