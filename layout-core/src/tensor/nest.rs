@@ -303,6 +303,37 @@ impl Nest {
     /// Calls `leaf` for every run of the kernel loop, in the parts `parts` of the outermost
     /// loop.
     pub(crate) fn walk(&self, parts: Range<usize>, leaf: &mut impl FnMut(&Leaf<'_>)) {
+        self.walk_from(parts, 0, leaf);
+    }
+
+    /// Slots of the destination between the starts of two parts, when every part writes
+    /// only its own such stretch (the outermost loop's destination stride is more than all
+    /// other loops together move it): parts can then run side by side on disjoint slices.
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
+    pub(crate) fn part_slots(&self) -> Option<usize> {
+        let (first, rest) = self.outer.split_first()?;
+        let kernel = match self.kernel {
+            Kernel::Element => [ONCE; 4],
+            Kernel::Run(l) => [l, ONCE, ONCE, ONCE],
+            Kernel::Block { a, b, form } => match form {
+                Form::Lanes { wide } => [a, b, wide[0], wide[1]],
+                _ => [a, b, ONCE, ONCE],
+            },
+        };
+        let mut reach = 0usize;
+        for l in rest.iter().chain(&kernel) {
+            reach = reach.checked_add((l.size - 1).checked_mul(l.dst)?)?;
+        }
+        (reach < first.dst).then_some(first.dst)
+    }
+
+    /// [`walk`](Self::walk) with destination offsets counted from slot `origin`.
+    pub(crate) fn walk_from(
+        &self,
+        parts: Range<usize>,
+        origin: usize,
+        leaf: &mut impl FnMut(&Leaf<'_>),
+    ) {
         // A plan's rank is at most its expanded rank.
         let mut base = [0; MAX_EXPANDED_RANK];
         let base = &mut base[..self.bounds.len()];
@@ -325,7 +356,7 @@ impl Nest {
                 }
                 leaf(&Leaf {
                     base,
-                    at: (start * last.dst, start * last.src),
+                    at: (start * last.dst - origin, start * last.src),
                     step: *last,
                     n: n - start,
                 });
@@ -337,7 +368,7 @@ impl Nest {
                     if first.clip {
                         base[first.dim] = k * first.mult;
                     }
-                    let at = (k * first.dst, k * first.src);
+                    let at = (k * first.dst - origin, k * first.src);
                     self.descend(&rest[1..], last, base, at, leaf);
                 }
             }

@@ -447,19 +447,38 @@ impl CopyPlan {
             How::Bitcast { bytes } => {
                 let from = (parts.start * BITCAST_PART).min(*bytes);
                 let to = (parts.end.saturating_mul(BITCAST_PART)).min(*bytes);
-                dst[dp + from..dp + to].copy_from_slice(&src[sp + from..sp + to]);
+                let (dst, src) = (&mut dst[dp + from..dp + to], &src[sp + from..sp + to]);
+                split(dst, BITCAST_PART, 0..parts.len(), &|dst, k| {
+                    let at = k.start * BITCAST_PART;
+                    dst.copy_from_slice(&src[at..at + dst.len()]);
+                });
             }
             How::Words { nest, width } => {
                 let (dst, src) = (&mut dst[dp..], &src[sp..]);
-                match width {
-                    1 => words_copy::<u8, 1>(nest, dst, src, parts, stream),
-                    2 => words_copy::<u16, 2>(nest, dst, src, parts, stream),
-                    4 => words_copy::<u32, 4>(nest, dst, src, parts, stream),
-                    8 => words_copy::<u64, 8>(nest, dst, src, parts, stream),
-                    _ => words_copy::<u128, 16>(nest, dst, src, parts, stream),
-                }
-                if stream {
-                    stream::fence();
+                let copy = |dst: &mut [u8], parts: Range<usize>, origin: usize| {
+                    let at = (parts, origin);
+                    match width {
+                        1 => words_copy::<u8, 1>(nest, dst, src, at, stream),
+                        2 => words_copy::<u16, 2>(nest, dst, src, at, stream),
+                        4 => words_copy::<u32, 4>(nest, dst, src, at, stream),
+                        8 => words_copy::<u64, 8>(nest, dst, src, at, stream),
+                        _ => words_copy::<u128, 16>(nest, dst, src, at, stream),
+                    }
+                    if stream {
+                        stream::fence();
+                    }
+                };
+                match nest.part_slots() {
+                    Some(slots) if PARALLEL && self.dst.bytes >= PARALLEL_BYTES => {
+                        // Part `k` writes only slots `k · slots ..= (k + 1) · slots - 1`.
+                        let part = slots * width;
+                        let from = (parts.start * part).min(dst.len());
+                        let dst = &mut dst[from..];
+                        split(dst, part, parts, &|dst, k| {
+                            copy(dst, k.clone(), k.start * slots);
+                        });
+                    }
+                    _ => copy(dst, parts, 0),
                 }
             }
             How::Bits { nest, fields } => bits::copy(nest, fields, dst, src, parts),
@@ -474,16 +493,64 @@ impl CopyPlan {
     }
 }
 
+/// Copies of at least this many bytes run their parts on rayon's thread pool (with the
+/// `rayon` feature): below it, waking the threads costs more than they save.
+const PARALLEL_BYTES: usize = 4 << 20;
+
+/// Whether the `rayon` feature is on.
+const PARALLEL: bool = cfg!(feature = "rayon");
+
+/// Runs `copy(slice, parts)` over the parts `parts`, whose destination `dst` (from the start
+/// of part `parts.start`) holds `part` bytes a part (the last one possibly fewer): one call,
+/// or with the `rayon` feature one per thread of rayon's pool, each on its own slice.
+fn split(
+    dst: &mut [u8],
+    part: usize,
+    parts: Range<usize>,
+    copy: &(impl Fn(&mut [u8], Range<usize>) + Sync),
+) {
+    #[cfg(feature = "rayon")]
+    {
+        let pieces = rayon::current_num_threads().min(parts.len());
+        if pieces > 1 {
+            return pieces_of(dst, part, parts, pieces, copy);
+        }
+    }
+    let _ = part;
+    copy(dst, parts);
+}
+
+/// [`split`] into `pieces` calls side by side.
+#[cfg(feature = "rayon")]
+fn pieces_of(
+    dst: &mut [u8],
+    part: usize,
+    parts: Range<usize>,
+    pieces: usize,
+    copy: &(impl Fn(&mut [u8], Range<usize>) + Sync),
+) {
+    if pieces <= 1 {
+        return copy(dst, parts);
+    }
+    let half = pieces / 2;
+    let mid = parts.start + parts.len() * half / pieces;
+    let (left, right) = dst.split_at_mut(((mid - parts.start) * part).min(dst.len()));
+    rayon::join(
+        || pieces_of(left, part, parts.start..mid, half, copy),
+        || pieces_of(right, part, mid..parts.end, pieces - half, copy),
+    );
+}
+
 fn words_copy<W: kernels::Word<N>, const N: usize>(
     nest: &Nest,
     dst: &mut [u8],
     src: &[u8],
-    parts: Range<usize>,
+    at: (Range<usize>, usize),
     stream: bool,
 ) {
     let (dst, _) = dst.as_chunks_mut::<N>();
     let (src, _) = src.as_chunks::<N>();
-    kernels::copy::<W, N>(nest, dst, src, parts, stream);
+    kernels::copy::<W, N>(nest, dst, src, at, stream);
 }
 
 /// Copies every element of `src`, laid out as `src_shape`, into `dst`, laid out as
