@@ -4,10 +4,9 @@
 //! `a` slots: fixed trip counts that LLVM unrolls into vector shuffles. Blocks and runs that
 //! the array's edge cuts are copied slot by slot, in bounds.
 
-use core::ops::Range;
 
 use super::digits::Loop;
-use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest, ONCE};
+use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};
 use super::{lanes, stream};
 
 /// Where a row of blocks starts, how the block's loops step, how many blocks follow each
@@ -382,24 +381,24 @@ fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> Block
     }
 }
 
-/// Copies the part `parts` of `nest` (see [`Nest::walk`]) from `src` into `dst`, whose
-/// first slot is the destination's slot `origin`, with non-temporal stores if `stream`.
+/// Copies the steps `slice` of `nest` (see [`Nest::walk_from`]) from `src` into `dst`, whose
+/// first slot is the destination's slot `slice.origin`, with non-temporal stores if `stream`.
 #[allow(private_bounds)]
 pub(crate) fn copy<W: Word<N>, const N: usize>(
     nest: &Nest,
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
-    (parts, origin): (Range<usize>, usize),
+    slice: &Slice,
     stream: bool,
 ) {
     match nest.kernel {
-        Kernel::Element => nest.walk_from(parts, origin, &mut |leaf: &Leaf<'_>| {
+        Kernel::Element => nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
                 let (d, s) = offsets(leaf, k);
                 dst[d] = src[s];
             }
         }),
-        Kernel::Run(run) => nest.walk_from(parts, origin, &mut |leaf: &Leaf<'_>| {
+        Kernel::Run(run) => nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
                 let len = nest.count(&run, Nest::at_step(leaf, run.dim, k));
                 let (d, s) = offsets(leaf, k);
@@ -418,7 +417,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                 Form::Lanes { wide } => wide,
                 _ => [ONCE; 2],
             };
-            nest.walk_from(parts, origin, &mut |leaf: &Leaf<'_>| {
+            nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
                 let whole = nest.whole_steps(leaf, &[a, b, wa, wb]);
                 let at = Blocks {
                     at: leaf.at,

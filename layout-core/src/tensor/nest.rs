@@ -82,6 +82,14 @@ pub(crate) struct Nest {
     pub(crate) bounds: Vec<usize>,
 }
 
+/// Which steps of a nest a walk takes: steps `steps` of the loop at `depth` (outermost 0),
+/// all steps of the others; destination offsets counted from slot `origin`.
+pub(crate) struct Slice {
+    pub(crate) depth: usize,
+    pub(crate) steps: Range<usize>,
+    pub(crate) origin: usize,
+}
+
 /// One call of the kernel loop: `n` steps of `step` from the offsets `at` (destination,
 /// source), with `base` the index value each dimension has reached in the outer loops.
 pub(crate) struct Leaf<'a> {
@@ -303,15 +311,15 @@ impl Nest {
     /// Calls `leaf` for every run of the kernel loop, in the parts `parts` of the outermost
     /// loop.
     pub(crate) fn walk(&self, parts: Range<usize>, leaf: &mut impl FnMut(&Leaf<'_>)) {
-        self.walk_from(parts, 0, leaf);
+        self.walk_from(&Slice { depth: 0, steps: parts, origin: 0 }, leaf);
     }
 
-    /// Slots of the destination between the starts of two parts, when every part writes
-    /// only its own such stretch (the outermost loop's destination stride is more than all
-    /// other loops together move it): parts can then run side by side on disjoint slices.
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
-    pub(crate) fn part_slots(&self) -> Option<usize> {
-        let (first, rest) = self.outer.split_first()?;
+    /// The loop whose steps parts of a copy can run side by side on disjoint slices of the
+    /// destination, with its destination stride in slots: the loop that moves the
+    /// destination most, if it moves it more than all other loops together (so that its
+    /// step `k` writes only slots `k · stride ..= (k + 1) · stride - 1`).
+    pub(crate) fn split_loop(&self) -> Option<(usize, usize)> {
+        let depth = (0..self.outer.len()).max_by_key(|&k| self.outer[k].dst)?;
         let kernel = match self.kernel {
             Kernel::Element => [ONCE; 4],
             Kernel::Run(l) => [l, ONCE, ONCE, ONCE],
@@ -320,26 +328,24 @@ impl Nest {
                 _ => [a, b, ONCE, ONCE],
             },
         };
+        let others = self.outer.iter().enumerate().filter(|&(k, _)| k != depth);
         let mut reach = 0usize;
-        for l in rest.iter().chain(&kernel) {
+        for l in others.map(|(_, l)| l).chain(&kernel) {
             reach = reach.checked_add((l.size - 1).checked_mul(l.dst)?)?;
         }
-        (reach < first.dst).then_some(first.dst)
+        let stride = self.outer[depth].dst;
+        (reach < stride).then_some((depth, stride))
     }
 
-    /// [`walk`](Self::walk) with destination offsets counted from slot `origin`.
-    pub(crate) fn walk_from(
-        &self,
-        parts: Range<usize>,
-        origin: usize,
-        leaf: &mut impl FnMut(&Leaf<'_>),
-    ) {
+    /// [`walk`](Self::walk) over the steps `slice.steps` of the loop at `slice.depth` only,
+    /// destination offsets counted from slot `slice.origin`.
+    pub(crate) fn walk_from(&self, slice: &Slice, leaf: &mut impl FnMut(&Leaf<'_>)) {
         // A plan's rank is at most its expanded rank.
         let mut base = [0; MAX_EXPANDED_RANK];
         let base = &mut base[..self.bounds.len()];
         match self.outer.split_last() {
             None => {
-                if parts.contains(&0) {
+                if slice.steps.contains(&0) {
                     leaf(&Leaf {
                         base,
                         at: (0, 0),
@@ -348,62 +354,65 @@ impl Nest {
                     });
                 }
             }
-            Some((last, [])) => {
-                let n = self.count(last, 0).min(parts.end);
-                let start = parts.start.min(n);
-                if last.clip {
-                    base[last.dim] = start * last.mult;
-                }
-                leaf(&Leaf {
-                    base,
-                    at: (start * last.dst - origin, start * last.src),
-                    step: *last,
-                    n: n - start,
-                });
-            }
-            Some((last, rest)) => {
-                let first = &rest[0];
-                let n = self.count(first, 0).min(parts.end);
-                for k in parts.start.min(n)..n {
-                    if first.clip {
-                        base[first.dim] = k * first.mult;
-                    }
-                    let at = (k * first.dst - origin, k * first.src);
-                    self.descend(&rest[1..], last, base, at, leaf);
-                }
-            }
+            Some((last, rest)) => self.descend(0, rest, last, base, (0, 0), slice, leaf),
         }
     }
 
+    /// The steps of loop `l` at `depth` to walk: all that stay inside the array, or those of
+    /// `slice`.
+    fn steps(&self, depth: usize, l: &Loop, base: usize, slice: &Slice) -> Range<usize> {
+        let n = self.count(l, base);
+        if depth == slice.depth {
+            slice.steps.start.min(n)..slice.steps.end.min(n)
+        } else {
+            0..n
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn descend(
         &self,
+        depth: usize,
         rest: &[Loop],
         last: &Loop,
         base: &mut [usize],
         at: (usize, usize),
+        slice: &Slice,
         leaf: &mut impl FnMut(&Leaf<'_>),
     ) {
         match rest.split_first() {
             None => {
-                let n = self.count(last, base[last.dim]);
+                let steps = self.steps(depth, last, base[last.dim], slice);
+                if last.clip {
+                    base[last.dim] += steps.start * last.mult;
+                }
                 leaf(&Leaf {
                     base,
-                    at,
+                    at: (
+                        at.0 + steps.start * last.dst - slice.origin,
+                        at.1 + steps.start * last.src,
+                    ),
                     step: *last,
-                    n,
+                    n: steps.len(),
                 });
+                if last.clip {
+                    base[last.dim] -= steps.start * last.mult;
+                }
             }
             Some((l, inner)) => {
-                let n = self.count(l, base[l.dim]);
-                for k in 0..n {
+                let steps = self.steps(depth, l, base[l.dim], slice);
+                if l.clip {
+                    base[l.dim] += steps.start * l.mult;
+                }
+                for k in steps.clone() {
                     let at = (at.0 + k * l.dst, at.1 + k * l.src);
-                    self.descend(inner, last, base, at, leaf);
+                    self.descend(depth + 1, inner, last, base, at, slice, leaf);
                     if l.clip {
                         base[l.dim] += l.mult;
                     }
                 }
                 if l.clip {
-                    base[l.dim] -= n * l.mult;
+                    base[l.dim] -= steps.end * l.mult;
                 }
             }
         }

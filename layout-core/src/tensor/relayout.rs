@@ -18,7 +18,7 @@ use core::ops::Range;
 
 use super::bits::{self, BitFields};
 use super::digits::loops;
-use super::nest::Nest;
+use super::nest::{Nest, Slice};
 use super::{LengthError, kernels, stream};
 use crate::index::Plan;
 use crate::model::{ArrayShape, Errors, PrimitiveType};
@@ -455,30 +455,29 @@ impl CopyPlan {
             }
             How::Words { nest, width } => {
                 let (dst, src) = (&mut dst[dp..], &src[sp..]);
-                let copy = |dst: &mut [u8], parts: Range<usize>, origin: usize| {
-                    let at = (parts, origin);
+                let copy = |dst: &mut [u8], slice: &Slice| {
                     match width {
-                        1 => words_copy::<u8, 1>(nest, dst, src, at, stream),
-                        2 => words_copy::<u16, 2>(nest, dst, src, at, stream),
-                        4 => words_copy::<u32, 4>(nest, dst, src, at, stream),
-                        8 => words_copy::<u64, 8>(nest, dst, src, at, stream),
-                        _ => words_copy::<u128, 16>(nest, dst, src, at, stream),
+                        1 => words_copy::<u8, 1>(nest, dst, src, slice, stream),
+                        2 => words_copy::<u16, 2>(nest, dst, src, slice, stream),
+                        4 => words_copy::<u32, 4>(nest, dst, src, slice, stream),
+                        8 => words_copy::<u64, 8>(nest, dst, src, slice, stream),
+                        _ => words_copy::<u128, 16>(nest, dst, src, slice, stream),
                     }
                     if stream {
                         stream::fence();
                     }
                 };
-                match nest.part_slots() {
-                    Some(slots) if PARALLEL && self.dst.bytes >= PARALLEL_BYTES => {
-                        // Part `k` writes only slots `k · slots ..= (k + 1) · slots - 1`.
-                        let part = slots * width;
-                        let from = (parts.start * part).min(dst.len());
-                        let dst = &mut dst[from..];
-                        split(dst, part, parts, &|dst, k| {
-                            copy(dst, k.clone(), k.start * slots);
+                let whole = parts == (0..nest.parts());
+                match nest.split_loop() {
+                    Some((depth, slots)) if PARALLEL && whole && dst.len() >= PARALLEL_BYTES => {
+                        // Step `k` of the loop at `depth` writes only its own `slots` slots.
+                        let steps = 0..nest.outer[depth].size;
+                        split(dst, slots * width, steps, &|dst, steps| {
+                            let origin = steps.start * slots;
+                            copy(dst, &Slice { depth, steps, origin });
                         });
                     }
-                    _ => copy(dst, parts, 0),
+                    _ => copy(dst, &Slice { depth: 0, steps: parts, origin: 0 }),
                 }
             }
             How::Bits { nest, fields } => bits::copy(nest, fields, dst, src, parts),
@@ -545,12 +544,12 @@ fn words_copy<W: kernels::Word<N>, const N: usize>(
     nest: &Nest,
     dst: &mut [u8],
     src: &[u8],
-    at: (Range<usize>, usize),
+    slice: &Slice,
     stream: bool,
 ) {
     let (dst, _) = dst.as_chunks_mut::<N>();
     let (src, _) = src.as_chunks::<N>();
-    kernels::copy::<W, N>(nest, dst, src, at, stream);
+    kernels::copy::<W, N>(nest, dst, src, slice, stream);
 }
 
 /// Copies every element of `src`, laid out as `src_shape`, into `dst`, laid out as
