@@ -292,8 +292,9 @@ impl Nest {
         // by the next few kernels while they are still in the L1 cache.
         let (src_row, dst_row) = kernel.rows();
         let line = LINE / width.max(1);
+        let lanes = matches!(kernel, Kernel::Block { form: Form::Lanes { .. }, .. });
         loops.sort_by_key(|l| {
-            core::cmp::Reverse(if !blocks {
+            core::cmp::Reverse(if !blocks || lanes {
                 (l.dst.min(l.src), l.src)
             } else if dst_row >= line {
                 (l.src, l.dst)
