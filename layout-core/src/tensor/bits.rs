@@ -5,8 +5,10 @@
 
 use core::ops::Range;
 
-use super::kernels::{edge, offsets};
-use super::nest::{Kernel, Leaf, Nest};
+use super::digits::Loop;
+use super::kernels::{LINE, edge, offsets};
+use super::lanes;
+use super::nest::{Form, Kernel, Leaf, Nest, ONCE};
 
 /// How both sides store elements: bits per element and the bit where element 0 starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,7 +205,12 @@ pub(crate) fn copy(
     src: &[u8],
     parts: Range<usize>,
 ) {
+    let mut scratch = [[0u8; LINE]; LINE];
     nest.walk(parts, &mut |leaf: &Leaf<'_>| {
+        let whole = match nest.kernel {
+            Kernel::Block { a, b, .. } => nest.whole_steps(leaf, &[a, b]),
+            _ => 0,
+        };
         for k in 0..leaf.n {
             let (d, s) = offsets(leaf, k);
             match nest.kernel {
@@ -212,12 +219,125 @@ pub(crate) fn copy(
                     let len = nest.count(&run, Nest::at_step(leaf, run.dim, k));
                     fields.run(dst, src, d, s, len);
                 }
-                Kernel::Block { a, b, .. } => {
-                    edge(nest, leaf, k, [a, b], &mut |d, s| {
-                        fields.element(dst, src, d, s);
-                    });
+                Kernel::Block { a, b, form } => {
+                    let fast = k < whole
+                        && fields.nibbles(&mut scratch, dst, src, (d, s), [a, b], form);
+                    if !fast {
+                        let wide = match form {
+                            Form::Lanes { wide } => wide,
+                            _ => [ONCE; 2],
+                        };
+                        edge(nest, leaf, k, [a, b, wide[0], wide[1]], &mut |d, s| {
+                            fields.element(dst, src, d, s);
+                        });
+                    }
                 }
             }
         }
     });
+}
+
+impl BitFields {
+    /// A whole interleaving block of `E(4)` fields on both sides, through bytes: the rows
+    /// unpacked into bytes, interleaved (or split) as bytes, packed again. `false` (nothing
+    /// done) for other fields, forms or blocks that do not start on a byte.
+    fn nibbles(
+        &self,
+        scratch: &mut [[u8; LINE]; LINE],
+        dst: &mut [u8],
+        src: &[u8],
+        (d, s): (usize, usize),
+        [a, b]: [Loop; 2],
+        form: Form,
+    ) -> bool {
+        let (dst_at, src_at) = (self.dst_start + 4 * d, self.src_start + 4 * s);
+        let even = |x: usize| x.is_multiple_of(2);
+        if (self.dst_bits, self.src_bits) != (4, 4)
+            || !dst_at.is_multiple_of(8)
+            || !src_at.is_multiple_of(8)
+        {
+            return false;
+        }
+        let (bytes, out) = scratch.split_at_mut(LINE / 2);
+        let (bytes, out) = (bytes.as_flattened_mut(), out.as_flattened_mut());
+        match form {
+            // `a.size` rows of `b.size` fields into one run.
+            Form::Zip if even(a.src) && even(b.size) => {
+                let (rows, len) = (a.size, b.size);
+                for x in 0..rows {
+                    let from = &src[(src_at + 4 * x * a.src) / 8..];
+                    unpack_nibbles(&mut bytes[x * len..][..len], from, len, false);
+                }
+                interleave(&mut out[..rows * len], &bytes[..rows * len], rows, len);
+                pack_nibbles(&mut dst[dst_at / 8..], &out[..rows * len], rows * len);
+                true
+            }
+            // One run into `b.size` rows of `a.size` fields.
+            Form::Unzip if even(b.dst) && even(a.size) => {
+                let (rows, len) = (b.size, a.size);
+                unpack_nibbles(&mut bytes[..rows * len], &src[src_at / 8..], rows * len, false);
+                interleave(&mut out[..rows * len], &bytes[..rows * len], len, rows);
+                for y in 0..rows {
+                    let to = &mut dst[(dst_at + 4 * y * b.dst) / 8..];
+                    pack_nibbles(to, &out[y * len..][..len], len);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `out[y · rows + x] = from[x · len + y]`: `rows` rows of `len` bytes interleaved (the
+/// transpose of a `rows × len` matrix of bytes), 16 columns at a time by
+/// [`lanes::shuffle`] where `rows` is 2, 4 or 8 (or `len` is: the inverse).
+fn interleave(out: &mut [u8], from: &[u8], rows: usize, len: usize) {
+    let done = match (rows, len) {
+        (2, _) => zip_bytes::<2>(out, from, len),
+        (4, _) => zip_bytes::<4>(out, from, len),
+        (8, _) => zip_bytes::<8>(out, from, len),
+        (_, 2) => split_bytes::<2>(out, from, rows),
+        (_, 4) => split_bytes::<4>(out, from, rows),
+        (_, 8) => split_bytes::<8>(out, from, rows),
+        _ => false,
+    };
+    if !done {
+        for (y, o) in out.chunks_exact_mut(rows).enumerate() {
+            for (x, v) in o.iter_mut().enumerate() {
+                *v = from[x * len + y];
+            }
+        }
+    }
+}
+
+/// [`interleave`] of `A` rows whose length is a multiple of 16.
+fn zip_bytes<const A: usize>(out: &mut [u8], from: &[u8], len: usize) -> bool {
+    if !len.is_multiple_of(lanes::BYTES) {
+        return false;
+    }
+    for c in (0..len).step_by(lanes::BYTES) {
+        let mut v: [lanes::V; A] = core::array::from_fn(|x| lanes::at(from, x * len + c));
+        lanes::shuffle::<1, A>(&mut v, lanes::log2(A));
+        for (k, v) in v.iter().enumerate() {
+            lanes::put(*v, out, c * A + k * lanes::BYTES);
+        }
+    }
+    true
+}
+
+/// [`interleave`] of `rows` rows of `B` bytes (runs of groups of `B` split into `B` rows),
+/// `rows` a multiple of 16.
+fn split_bytes<const B: usize>(out: &mut [u8], from: &[u8], rows: usize) -> bool {
+    if !rows.is_multiple_of(lanes::BYTES) {
+        return false;
+    }
+    for c in (0..rows).step_by(lanes::BYTES) {
+        let mut v: [lanes::V; B] =
+            core::array::from_fn(|k| lanes::at(from, c * B + k * lanes::BYTES));
+        lanes::shuffle::<1, B>(&mut v, lanes::log2(lanes::BYTES));
+        for (y, v) in v.iter().enumerate() {
+            lanes::put(*v, out, y * rows + c);
+        }
+    }
+    true
 }

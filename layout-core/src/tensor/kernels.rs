@@ -441,7 +441,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                 };
                 kernel(dst, src, at, &mut scratch);
                 for k in whole..leaf.n {
-                    edge(nest, leaf, k, [a, b], &mut |d, s| dst[d] = src[s]);
+                    edge(nest, leaf, k, [a, b, wa, wb], &mut |d, s| dst[d] = src[s]);
                 }
             });
         }
@@ -455,15 +455,35 @@ pub(crate) fn offsets(leaf: &Leaf<'_>, k: usize) -> (usize, usize) {
 }
 
 /// The slots of the block at step `k` of a leaf's loop that lie inside the array, each as
-/// `copy(destination, source)`.
+/// `copy(destination, source)`; `wide` the loops that widen a vector block's sides (never
+/// with a clipped loop: see `nest::widen`).
 pub(crate) fn edge(
     nest: &Nest,
     leaf: &Leaf<'_>,
     k: usize,
+    [a, b, wa, wb]: [Loop; 4],
+    copy: &mut impl FnMut(usize, usize),
+) {
+    let (d, s) = offsets(leaf, k);
+    for p in 0..wa.size {
+        for q in 0..wb.size {
+            let at = (
+                d + p * wa.dst + q * wb.dst,
+                s + p * wa.src + q * wb.src,
+            );
+            edge_block(nest, leaf, k, at, [a, b], copy);
+        }
+    }
+}
+
+fn edge_block(
+    nest: &Nest,
+    leaf: &Leaf<'_>,
+    k: usize,
+    (d0, s0): (usize, usize),
     [a, b]: [Loop; 2],
     copy: &mut impl FnMut(usize, usize),
 ) {
-    let (d0, s0) = offsets(leaf, k);
     let inside = |l: &Loop, x: usize, other: &Loop, y: usize| {
         let shared = if other.clip && other.dim == l.dim {
             y * other.mult

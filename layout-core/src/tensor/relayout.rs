@@ -292,11 +292,14 @@ impl CopyPlan {
             match loops(dst, src) {
                 Some(loops) => {
                     let words = s.bits == d.bits && matches!(s.bits, 8 | 16 | 32 | 64 | 128);
-                    let nest = Nest::new(
-                        loops,
-                        dst.dims().to_vec(),
-                        if words { s.bits / 8 } else { 0 },
-                    );
+                    // `E(4)` on both sides: the loops of bytes (its interleaves go through
+                    // bytes); other bit fields element by element around runs.
+                    let width = match (s.bits, d.bits) {
+                        _ if words => s.bits / 8,
+                        (4, 4) => 1,
+                        _ => 0,
+                    };
+                    let nest = Nest::new(loops, dst.dims().to_vec(), width);
                     if words {
                         How::Words {
                             nest,
