@@ -140,6 +140,13 @@ const BYTES_OF_PAIRS: u64 = 0x00ff_00ff_00ff_00ff;
 /// (several times faster than the generic loop, which LLVM vectorizes into byte gathers).
 #[inline]
 fn pack_nibbles(dst: &mut [u8], src: &[u8], len: usize) -> usize {
+    // 32 at a time as vectors.
+    let v = len / 32;
+    for k in 0..v {
+        let (a, b) = (lanes::at(src, 32 * k), lanes::at(src, 32 * k + 16));
+        lanes::put(lanes::nibbles_together(a, b), dst, 16 * k);
+    }
+    let (dst, src, len) = (&mut dst[16 * v..], &src[32 * v..], len - 32 * v);
     let n = len / 8;
     let (from, _) = src[..8 * n].as_chunks::<8>();
     let (to, _) = dst[..4 * n].as_chunks_mut::<4>();
@@ -151,12 +158,20 @@ fn pack_nibbles(dst: &mut [u8], src: &[u8], len: usize) -> usize {
         *o = (t as u32).to_le_bytes();
     }
     let done = 8 * n;
-    done + pack::<2>(&mut dst[4 * n..], &src[done..], len - done)
+    32 * v + done + pack::<2>(&mut dst[4 * n..], &src[done..], len - done)
 }
 
 /// [`unpack`] for `E(4)`, four bytes into eight at a time in a 64-bit word.
 #[inline]
 fn unpack_nibbles(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
+    // 32 at a time as vectors (zero-extended only).
+    let v = if sign { 0 } else { len / 32 };
+    for k in 0..v {
+        let [a, b] = lanes::nibbles_apart(lanes::at(src, 16 * k));
+        lanes::put(a, dst, 32 * k);
+        lanes::put(b, dst, 32 * k + 16);
+    }
+    let (dst, src, len) = (&mut dst[32 * v..], &src[16 * v..], len - 32 * v);
     let n = len / 8;
     let (from, _) = src[..4 * n].as_chunks::<4>();
     let (to, _) = dst[..8 * n].as_chunks_mut::<8>();
@@ -172,7 +187,7 @@ fn unpack_nibbles(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
         *o = v.to_le_bytes();
     }
     let done = 8 * n;
-    done + unpack::<2>(&mut dst[done..], &src[4 * n..], len - done, sign)
+    32 * v + done + unpack::<2>(&mut dst[done..], &src[4 * n..], len - done, sign)
 }
 
 /// Unpacks the first `len` fields of `8 / P` bits of `src` (`P` a byte, least-significant

@@ -18,9 +18,10 @@ pub(crate) const BYTES: usize = 16;
 #[cfg(target_arch = "x86_64")]
 mod imp {
     use core::arch::x86_64::{
-        __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_unpackhi_epi8, _mm_unpackhi_epi16,
-        _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi8, _mm_unpacklo_epi16,
-        _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+        __m128i, _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_packus_epi16,
+        _mm_set1_epi8, _mm_set1_epi16, _mm_srli_epi16, _mm_storeu_si128,
+        _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
+        _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
     };
 
     /// 16 bytes in an SSE2 register.
@@ -53,6 +54,34 @@ mod imp {
                 _ => _mm_unpacklo_epi64(a.0, b.0),
             }
         })
+    }
+
+    /// The 32 nibbles of `v`, low nibble of each byte first, as 32 bytes.
+    #[inline(always)]
+    pub(crate) fn nibbles_apart(v: V) -> [V; 2] {
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
+        unsafe {
+            let m = _mm_set1_epi8(0x0f);
+            let lo = _mm_and_si128(v.0, m);
+            let hi = _mm_and_si128(_mm_srli_epi16::<4>(v.0), m);
+            [V(_mm_unpacklo_epi8(lo, hi)), V(_mm_unpackhi_epi8(lo, hi))]
+        }
+    }
+
+    /// The low nibbles of the 32 bytes `a`, `b`, two to a byte (the first in the low
+    /// nibble): the inverse of [`nibbles_apart`].
+    #[inline(always)]
+    pub(crate) fn nibbles_together(a: V, b: V) -> V {
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
+        unsafe {
+            // Each 16-bit lane `lo | hi << 8` to `lo & 0xf | (hi & 0xf) << 4` in its low byte.
+            let pair = |x: __m128i| {
+                let lo = _mm_and_si128(x, _mm_set1_epi16(0x000f));
+                let hi = _mm_and_si128(_mm_srli_epi16::<4>(x), _mm_set1_epi16(0x00f0));
+                _mm_or_si128(lo, hi)
+            };
+            V(_mm_packus_epi16(pair(a.0), pair(b.0)))
+        }
     }
 
     /// The high halves of `a` and `b`, slots of `W` bytes interleaved.
@@ -107,9 +136,30 @@ mod imp {
     pub(crate) fn hi<const W: usize>(a: V, b: V) -> V {
         half::<W>(a, b, 8)
     }
+
+    #[inline(always)]
+    pub(crate) fn nibbles_apart(v: V) -> [V; 2] {
+        let mut o = [[0u8; 16]; 2];
+        for (k, &x) in v.0.iter().enumerate() {
+            o[k / 8][2 * (k % 8)] = x & 0x0f;
+            o[k / 8][2 * (k % 8) + 1] = x >> 4;
+        }
+        [V(o[0]), V(o[1])]
+    }
+
+    #[inline(always)]
+    pub(crate) fn nibbles_together(a: V, b: V) -> V {
+        let mut o = [0u8; 16];
+        for (k, x) in o.iter_mut().enumerate() {
+            let from = if k < 8 { &a.0 } else { &b.0 };
+            let j = 2 * (k % 8);
+            *x = (from[j] & 0x0f) | (from[j + 1] << 4);
+        }
+        V(o)
+    }
 }
 
-pub(crate) use imp::{V, load, store};
+pub(crate) use imp::{V, load, nibbles_apart, nibbles_together, store};
 
 /// `rounds` rounds of the perfect shuffle of the `M` vectors `v` (a power of two) at slot
 /// width `W` (1, 2, 4 or 8 bytes).
@@ -206,5 +256,22 @@ mod tests {
         // A run of bf16 pairs split into 2 rows of 8: log2(8) rounds.
         let r = run::<2, 2>(3);
         assert!((0..16).all(|p| r[p] == (p % 8) * 2 + p / 8));
+    }
+
+    #[test]
+    fn nibbles_apart_and_together() {
+        let bytes: Vec<u8> = (0..16u8).map(|k| k.wrapping_mul(37).wrapping_add(11)).collect();
+        let [a, b] = nibbles_apart(at(&bytes, 0));
+        let mut out = [0u8; 32];
+        put(a, &mut out, 0);
+        put(b, &mut out, 16);
+        for (k, &x) in bytes.iter().enumerate() {
+            assert_eq!((out[2 * k], out[2 * k + 1]), (x & 0x0f, x >> 4));
+        }
+        // High nibbles of the inputs are ignored.
+        let wide: Vec<u8> = out.iter().map(|&x| x | 0xa0).collect();
+        let mut back = [0u8; 16];
+        put(nibbles_together(at(&wide, 0), at(&wide, 16)), &mut back, 0);
+        assert_eq!(back[..], bytes[..]);
     }
 }
