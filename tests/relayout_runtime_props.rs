@@ -303,7 +303,10 @@ fn large_copies_match_reference() {
             xla_layout::parse_array(a).unwrap(),
             xla_layout::parse_array(b).unwrap(),
         );
-        let (there, back) = (CopyPlan::new(&a, &b).unwrap(), CopyPlan::new(&b, &a).unwrap());
+        let (there, back) = (
+            CopyPlan::new(&a, &b).unwrap(),
+            CopyPlan::new(&b, &a).unwrap(),
+        );
         let mut src = AlignedBuf::filled(there.src_bytes(), 0u8);
         for (k, chunk) in src.chunks_mut(8).enumerate() {
             let v = (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).to_le_bytes();
@@ -324,7 +327,11 @@ fn large_copies_match_reference() {
                 .map(|(j, &n)| (k * 7919 + j * 104_729 + k * k) % n)
                 .collect();
             let (s, d) = (pa.offset(&index), pb.offset(&index));
-            assert_eq!(src[s * w..][..w], dst[d * w..][..w], "{a} -> {b} at {index:?}");
+            assert_eq!(
+                src[s * w..][..w],
+                dst[d * w..][..w],
+                "{a} -> {b} at {index:?}"
+            );
         }
     }
 }

@@ -85,9 +85,8 @@ impl BitFields {
             self.dst_start + d * self.dst_bits,
             self.src_start + s * self.src_bits,
         );
-        let bytes = |start: usize, bits: usize| {
-            start.is_multiple_of(8) && (len * bits).is_multiple_of(8)
-        };
+        let bytes =
+            |start: usize, bits: usize| start.is_multiple_of(8) && (len * bits).is_multiple_of(8);
         if self.dst_bits == self.src_bits && bytes(db, self.dst_bits) && bytes(sb, self.src_bits) {
             let n = len * self.dst_bits / 8;
             dst[db / 8..db / 8 + n].copy_from_slice(&src[sb / 8..sb / 8 + n]);
@@ -235,8 +234,8 @@ pub(crate) fn copy(
                     fields.run(dst, src, d, s, len);
                 }
                 Kernel::Block { a, b, form } => {
-                    let fast = k < whole
-                        && fields.nibbles(&mut scratch, dst, src, (d, s), [a, b], form);
+                    let fast =
+                        k < whole && fields.nibbles(&mut scratch, dst, src, (d, s), [a, b], form);
                     if !fast {
                         let wide = match form {
                             Form::Lanes { wide } => wide,
@@ -290,7 +289,12 @@ impl BitFields {
             // One run into `b.size` rows of `a.size` fields.
             Form::Unzip if even(b.dst) && even(a.size) => {
                 let (rows, len) = (b.size, a.size);
-                unpack_nibbles(&mut bytes[..rows * len], &src[src_at / 8..], rows * len, false);
+                unpack_nibbles(
+                    &mut bytes[..rows * len],
+                    &src[src_at / 8..],
+                    rows * len,
+                    false,
+                );
                 interleave(&mut out[..rows * len], &bytes[..rows * len], len, rows);
                 for y in 0..rows {
                     let to = &mut dst[(dst_at + 4 * y * b.dst) / 8..];

@@ -4,7 +4,6 @@
 //! `a` slots: fixed trip counts that LLVM unrolls into vector shuffles. Blocks and runs that
 //! the array's edge cuts are copied slot by slot, in bounds.
 
-
 use super::digits::Loop;
 use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};
 use super::{lanes, stream};
@@ -145,7 +144,10 @@ fn lanes<const N: usize, const M: usize, const R: usize>(
     at: Blocks,
     scratch: &mut Scratch,
 ) {
-    assert!(M * N == lanes::BYTES && R * N == LINE, "M slots a vector, R a line");
+    assert!(
+        M * N == lanes::BYTES && R * N == LINE,
+        "M slots a vector, R a line"
+    );
     let (dst, src) = (dst.as_flattened_mut(), src.as_flattened());
     let (a, b) = at.sides;
     let row = a * N;
@@ -276,7 +278,11 @@ fn split_groups<W: Word<N>, const N: usize, const B: usize>(
 ) {
     // Whole vectors: `M` groups (`B` vectors), `log2 M` rounds, one vector per row.
     let m = lanes::BYTES / N;
-    let whole = if N <= 8 { from.len() - from.len() % m } else { 0 };
+    let whole = if N <= 8 {
+        from.len() - from.len() % m
+    } else {
+        0
+    };
     for c in (0..whole).step_by(m) {
         let bytes = from[c..c + m].as_flattened().as_flattened();
         let mut v: [lanes::V; B] = core::array::from_fn(|k| lanes::at(bytes, k * lanes::BYTES));
@@ -467,10 +473,7 @@ pub(crate) fn edge(
     let (d, s) = offsets(leaf, k);
     for p in 0..wa.size {
         for q in 0..wb.size {
-            let at = (
-                d + p * wa.dst + q * wb.dst,
-                s + p * wa.src + q * wb.src,
-            );
+            let at = (d + p * wa.dst + q * wb.dst, s + p * wa.src + q * wb.src);
             edge_block(nest, leaf, k, at, [a, b], copy);
         }
     }

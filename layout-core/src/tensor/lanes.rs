@@ -18,10 +18,10 @@ pub(crate) const BYTES: usize = 16;
 #[cfg(target_arch = "x86_64")]
 mod imp {
     use core::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_packus_epi16,
-        _mm_set1_epi8, _mm_set1_epi16, _mm_srli_epi16, _mm_storeu_si128,
-        _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
-        _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+        __m128i, _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_packus_epi16, _mm_set1_epi8,
+        _mm_set1_epi16, _mm_srli_epi16, _mm_storeu_si128, _mm_unpackhi_epi8, _mm_unpackhi_epi16,
+        _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi8, _mm_unpacklo_epi16,
+        _mm_unpacklo_epi32, _mm_unpacklo_epi64,
     };
 
     /// 16 bytes in an SSE2 register.
@@ -260,7 +260,9 @@ mod tests {
 
     #[test]
     fn nibbles_apart_and_together() {
-        let bytes: Vec<u8> = (0..16u8).map(|k| k.wrapping_mul(37).wrapping_add(11)).collect();
+        let bytes: Vec<u8> = (0..16u8)
+            .map(|k| k.wrapping_mul(37).wrapping_add(11))
+            .collect();
         let [a, b] = nibbles_apart(at(&bytes, 0));
         let mut out = [0u8; 32];
         put(a, &mut out, 0);

@@ -263,7 +263,7 @@ impl Nest {
                     }
                     let wide = widen(&mut loops, out, LINE / width);
                     (out, Form::Lanes { wide })
-                                } else {
+                } else {
                     // Each side: tiles of whole lines, blocks within a tile. Blocks of at
                     // most 256 bytes (they stay in registers) with destination rows of 32
                     // bytes where the loops allow (8×8 f32: measured 4× faster than 16×4).
@@ -292,7 +292,13 @@ impl Nest {
         // by the next few kernels while they are still in the L1 cache.
         let (src_row, dst_row) = kernel.rows();
         let line = LINE / width.max(1);
-        let lanes = matches!(kernel, Kernel::Block { form: Form::Lanes { .. }, .. });
+        let lanes = matches!(
+            kernel,
+            Kernel::Block {
+                form: Form::Lanes { .. },
+                ..
+            }
+        );
         loops.sort_by_key(|l| {
             core::cmp::Reverse(if !blocks || lanes {
                 (l.dst.min(l.src), l.src)
@@ -340,7 +346,14 @@ impl Nest {
     /// Calls `leaf` for every run of the kernel loop, in the parts `parts` of the outermost
     /// loop.
     pub(crate) fn walk(&self, parts: Range<usize>, leaf: &mut impl FnMut(&Leaf<'_>)) {
-        self.walk_from(&Slice { depth: 0, steps: parts, origin: 0 }, leaf);
+        self.walk_from(
+            &Slice {
+                depth: 0,
+                steps: parts,
+                origin: 0,
+            },
+            leaf,
+        );
     }
 
     /// The loop whose steps parts of a copy can run side by side on disjoint slices of the
@@ -531,7 +544,10 @@ mod tests {
         };
         // 16×16 f32 blocks: one 64-byte line a side, transposed a vector at a time; the
         // loop over blocks along the source's rows innermost.
-        assert_eq!((a.size, b.size, form), (16, 16, Form::Lanes { wide: [ONCE; 2] }));
+        assert_eq!(
+            (a.size, b.size, form),
+            (16, 16, Form::Lanes { wide: [ONCE; 2] })
+        );
         let last = n.outer.last().unwrap();
         assert_eq!((last.src, last.dst), (16, 16 * 64 * 64 * 64));
     }

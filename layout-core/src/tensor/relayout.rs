@@ -477,10 +477,24 @@ impl CopyPlan {
                         let steps = 0..nest.outer[depth].size;
                         split(dst, slots * width, steps, &|dst, steps| {
                             let origin = steps.start * slots;
-                            copy(dst, &Slice { depth, steps, origin });
+                            copy(
+                                dst,
+                                &Slice {
+                                    depth,
+                                    steps,
+                                    origin,
+                                },
+                            );
                         });
                     }
-                    _ => copy(dst, &Slice { depth: 0, steps: parts, origin: 0 }),
+                    _ => copy(
+                        dst,
+                        &Slice {
+                            depth: 0,
+                            steps: parts,
+                            origin: 0,
+                        },
+                    ),
                 }
             }
             How::Bits { nest, fields } => bits::copy(nest, fields, dst, src, parts),
