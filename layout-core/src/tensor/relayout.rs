@@ -4,11 +4,17 @@
 //!
 //! A [`CopyPlan`] is compiled once from the two layouts: both offsets written as sums over
 //! common digits of the logical index (see the `digits` module), ordered into a loop nest
-//! around a kernel that copies runs of slots or transposes small blocks in registers (the
-//! `nest` and `kernels` modules). The engine is generic only over the storage width: slots of
-//! 1, 2, 4, 8 or 16 bytes, and bit fields for packed storage. Pairs whose offsets are not
-//! linear in common digits (a sub-tile that does not divide its tile) are copied element by
-//! element in logical order.
+//! around a kernel (the `nest` and `kernels` modules): runs of slots consecutive on both
+//! sides, rows interleaved into runs or split from them (`(2,1)`, `(4,1)`, `(8,1)`
+//! sub-tiles), or transposes of blocks up to a cache line a side, all made of one 16-byte
+//! shuffle at the slot's width (the `lanes` module), so that both sides read and write whole
+//! lines. The engine is generic only over the storage width: slots of 1, 2, 4, 8 or 16 bytes,
+//! and bit fields for packed storage (`E(4)` interleaves through bytes, packing and unpacking
+//! runs a byte at a time). Pairs whose offsets are not linear in common digits (a sub-tile
+//! that does not divide its tile) are copied element by element in logical order.
+//!
+//! With the `rayon` feature, copies of 4 MiB or more run on rayon's thread pool, each thread
+//! on its own slice of the destination.
 
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};
@@ -351,7 +357,8 @@ impl CopyPlan {
         self.dst.bytes
     }
 
-    /// Copies every element of `src` into `dst`.
+    /// Copies every element of `src` into `dst` (on rayon's thread pool for 4 MiB or more,
+    /// with the `rayon` feature).
     ///
     /// # Errors
     /// [`RelayoutError::Length`] if a buffer's length is not its layout's byte size.
