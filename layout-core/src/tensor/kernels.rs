@@ -45,7 +45,8 @@ type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks, &mut Scrat
 /// A kernel's working memory: whole destination lines gathered before they are streamed
 /// out. Made once per copy, not per block (zeroing it per call measured a quarter of the
 /// time of a rank-4 transpose, whose innermost loop has 4 steps).
-pub(crate) type Scratch = [[u8; LINE]; LINE];
+/// Empty when the copy does not stream.
+pub(crate) type Scratch = [[u8; LINE]];
 
 /// A slot as an integer of its width, so that LLVM moves and shuffles whole lanes.
 pub(crate) trait Word<const N: usize>: Copy + Default {
@@ -151,35 +152,41 @@ fn lanes<const N: usize, const M: usize, const R: usize>(
     let (dst, src) = (dst.as_flattened_mut(), src.as_flattened());
     let (a, b) = at.sides;
     let row = a * N;
-    let out = &mut scratch[..R];
+    // Each row's offset from the block's corner, in bytes, once per call.
+    let w = at.wide;
+    let from: [usize; R] =
+        core::array::from_fn(|x| ((x % w.a_lo) * at.sa + (x / w.a_lo) * w.sa_hi) * N);
+    let to: [usize; R] =
+        core::array::from_fn(|y| ((y % w.b_lo) * at.db + (y / w.b_lo) * w.db_hi) * N);
     for r in 0..at.reps {
-        let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
+        let (d0, s0) = (
+            (at.at.0 + r * at.step.0) * N,
+            (at.at.1 + r * at.step.1) * N,
+        );
+        // Whole lines are gathered in `scratch` and streamed; anything else is stored in place.
+        let gather = at.stream && row == LINE;
         for gx in 0..a / M {
             for gy in 0..b / M {
-                let w = at.wide;
                 let mut v: [lanes::V; M] = core::array::from_fn(|i| {
-                    let x = gx * M + i;
-                    let from = s0 + (x % w.a_lo) * at.sa + (x / w.a_lo) * w.sa_hi + gy * M;
-                    lanes::at(src, from * N)
+                    lanes::at(src, s0 + from[gx * M + i] + gy * lanes::BYTES)
                 });
                 lanes::shuffle::<N, M>(&mut v, lanes::log2(M));
                 for (i, v) in v.iter().enumerate() {
-                    lanes::put(*v, &mut out[gy * M + i], gx * lanes::BYTES);
+                    let y = gy * M + i;
+                    if gather {
+                        lanes::put(*v, &mut scratch[y], gx * lanes::BYTES);
+                    } else {
+                        lanes::put(*v, dst, d0 + to[y] + gx * lanes::BYTES);
+                    }
                 }
             }
         }
-        for (y, o) in out[..b].iter().enumerate() {
-            let w = at.wide;
-            let to = (d0 + (y % w.b_lo) * at.db + (y / w.b_lo) * w.db_hi) * N;
-            let to = &mut dst[to..][..row];
-            if let Ok(line) = <&mut [u8; LINE]>::try_from(&mut *to) {
-                if at.stream {
-                    stream::line(line, o);
-                } else {
-                    *line = *o;
-                }
-            } else {
-                to.copy_from_slice(&o[..row]);
+        if gather {
+            for (y, o) in scratch[..b].iter().enumerate() {
+                let line: &mut [u8; LINE] = (&mut dst[d0 + to[y]..][..LINE])
+                    .try_into()
+                    .expect("a line");
+                stream::line(line, o);
             }
         }
     }
@@ -319,14 +326,14 @@ fn unzip<W: Word<N>, const N: usize, const B: usize>(
     scratch: &mut Scratch,
 ) {
     let len = at.len;
-    // `B` rows of `MAX_RUN · N` bytes, `B · N <= 8`.
+    // `B` rows of `MAX_RUN · N` bytes, `B · N <= 8` (when streaming).
     let (buf, _) = scratch.as_flattened_mut().as_chunks_mut::<N>();
     let (buf, _) = buf.as_chunks_mut::<MAX_RUN>();
-    let buf = &mut buf[..B];
     for r in 0..at.reps {
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
         let (from, _) = src[s0..s0 + B * len].as_chunks::<B>();
         if at.stream {
+            let buf = &mut buf[..B];
             let mut rest = &mut *buf;
             let rows: [&mut [[u8; N]]; B] = core::array::from_fn(|_| {
                 let (row, tail) = core::mem::take(&mut rest).split_at_mut(1);
@@ -418,7 +425,14 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
         }),
         Kernel::Block { a, b, form } => {
             let kernel = block_fn::<W, N>(a.size, b.size, form);
-            let mut scratch = [[0u8; LINE]; LINE];
+            let mut lines = [[0u8; LINE]; 0];
+            let mut full;
+            let scratch: &mut Scratch = if stream {
+                full = [[0u8; LINE]; LINE];
+                &mut full
+            } else {
+                &mut lines
+            };
             let [wa, wb] = match form {
                 Form::Lanes { wide } => wide,
                 _ => [ONCE; 2],
@@ -445,7 +459,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                         db_hi: wb.dst,
                     },
                 };
-                kernel(dst, src, at, &mut scratch);
+                kernel(dst, src, at, scratch);
                 for k in whole..leaf.n {
                     edge(nest, leaf, k, [a, b, wa, wb], &mut |d, s| dst[d] = src[s]);
                 }
