@@ -1,7 +1,9 @@
 //! The kernels of a relayout over storage of whole bytes per element: slots are `[u8; N]`
-//! for `N` = 1, 2, 4, 8 or 16, any alignment. Runs are slice copies; blocks load `a` source
-//! rows of `b` slots into a fixed-size array, transpose it and store `b` destination rows of
-//! `a` slots: fixed trip counts that LLVM unrolls into vector shuffles. Blocks and runs that
+//! for `N` = 1, 2, 4, 8 or 16, any alignment. Runs are slice copies; interleaves, splits and
+//! transposes of blocks of whole 16-byte vectors are rounds of one shuffle (`lanes`), with
+//! whole destination lines gathered and streamed when the copy is large; narrower blocks load
+//! `a` source rows of `b` slots into a fixed-size array, transpose it and store `b`
+//! destination rows of `a` slots: fixed trip counts that LLVM unrolls. Blocks and runs that
 //! the array's edge cuts are copied slot by slot, in bounds.
 
 use super::digits::Loop;
@@ -165,10 +167,7 @@ fn lanes<const N: usize, const M: usize, const R: usize>(
         *t = ((y & (w.b_lo - 1)) * at.db + (y >> sb) * w.db_hi) * N;
     }
     for r in 0..at.reps {
-        let (d0, s0) = (
-            (at.at.0 + r * at.step.0) * N,
-            (at.at.1 + r * at.step.1) * N,
-        );
+        let (d0, s0) = ((at.at.0 + r * at.step.0) * N, (at.at.1 + r * at.step.1) * N);
         // Whole lines are gathered in `scratch` and streamed; anything else is stored in place.
         let gather = at.stream && row == LINE;
         for gx in 0..a / M {
@@ -189,9 +188,8 @@ fn lanes<const N: usize, const M: usize, const R: usize>(
         }
         if gather {
             for (y, o) in scratch[..b].iter().enumerate() {
-                let line: &mut [u8; LINE] = (&mut dst[d0 + to[y]..][..LINE])
-                    .try_into()
-                    .expect("a line");
+                let line: &mut [u8; LINE] =
+                    (&mut dst[d0 + to[y]..][..LINE]).try_into().expect("a line");
                 stream::line(line, o);
             }
         }

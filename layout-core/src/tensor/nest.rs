@@ -1,12 +1,16 @@
 //! A relayout's loops ordered into a nest around a kernel.
 //!
 //! The kernel is what the innermost loops do at once: copy a run of slots consecutive on both
-//! sides, move a small block whose rows are consecutive in the source and whose columns are
-//! consecutive in the destination (a transpose of at most 16×16 slots, done in registers), or
-//! move one element. The loops around the kernel are ordered by their smaller stride, largest
-//! outermost: the loops that move little on either side stay inside, so the lines a kernel
-//! reads or writes in part are finished by the next few kernels while they are still in the
-//! L1 cache, and both sides stream through memory.
+//! sides, interleave 2, 4 or 8 source rows into one run (or split one), transpose a block
+//! whose rows are consecutive in the source and whose columns are consecutive in the
+//! destination (a vector at a time, up to a cache line a side, so that both sides read and
+//! write whole lines; slot by slot in registers for blocks narrower than a vector), or move
+//! one element. The loops around the kernel are ordered so that both sides stream through
+//! memory: when the kernel writes (or reads) whole lines on one side, by the other side's
+//! strides, largest outermost, so that it is read (or written) in order; otherwise by their
+//! smaller stride, so that the lines a kernel touches in part are finished by the next few
+//! kernels while they are still in the L1 cache. A transpose's innermost sweep is cut short
+//! so that the pages it touches on the other side stay in the TLB.
 
 use alloc::vec::Vec;
 use core::ops::Range;
