@@ -13,8 +13,9 @@
 //! runs a byte at a time). Pairs whose offsets are not linear in common digits (a sub-tile
 //! that does not divide its tile) are copied element by element in logical order.
 //!
-//! With the `rayon` feature, copies of 4 MiB or more run on rayon's thread pool, each thread
-//! on its own slice of the destination.
+//! With the `rayon` feature, copies of 4 MiB or more between storage of whole bytes run on
+//! rayon's thread pool, each thread on its own slice of the destination (packed storage stays
+//! on one thread: two threads could write halves of one byte).
 
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};
@@ -357,8 +358,8 @@ impl CopyPlan {
         self.dst.bytes
     }
 
-    /// Copies every element of `src` into `dst` (on rayon's thread pool for 4 MiB or more,
-    /// with the `rayon` feature).
+    /// Copies every element of `src` into `dst` (on rayon's thread pool for 4 MiB or more of
+    /// whole-byte storage, with the `rayon` feature).
     ///
     /// # Errors
     /// [`RelayoutError::Length`] if a buffer's length is not its layout's byte size.
@@ -458,10 +459,14 @@ impl CopyPlan {
                 let from = (parts.start * BITCAST_PART).min(*bytes);
                 let to = (parts.end.saturating_mul(BITCAST_PART)).min(*bytes);
                 let (dst, src) = (&mut dst[dp + from..dp + to], &src[sp + from..sp + to]);
-                split(dst, BITCAST_PART, 0..parts.len(), &|dst, k| {
-                    let at = k.start * BITCAST_PART;
-                    dst.copy_from_slice(&src[at..at + dst.len()]);
-                });
+                if dst.len() < PARALLEL_BYTES {
+                    dst.copy_from_slice(src);
+                } else {
+                    split(dst, BITCAST_PART, 0..parts.len(), &|dst, k| {
+                        let at = k.start * BITCAST_PART;
+                        dst.copy_from_slice(&src[at..at + dst.len()]);
+                    });
+                }
             }
             How::Words { nest, width } => {
                 let (dst, src) = (&mut dst[dp..], &src[sp..]);
