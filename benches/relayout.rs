@@ -19,7 +19,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use xla_layout::parse_array;
-use xla_layout::tensor::{CopyPlan, Tensor};
+use xla_layout::tensor::{AlignedBuf, CopyPlan, Tensor};
 use xla_layout::{StaticLayout, layout};
 
 /// Bytes read before each copy: four times the L3 of the machine measured.
@@ -90,6 +90,12 @@ const CASES: &[Case] = &[
         "u8 rows -> T(64,128)(8,1)",
         "u8[8192,8192]{1,0}",
         "u8[8192,8192]{1,0:T(64,128)(8,1)}",
+        TILED,
+    ),
+    case(
+        "u8 T(64,128)(8,1) -> rows",
+        "u8[8192,8192]{1,0:T(64,128)(8,1)}",
+        "u8[8192,8192]{1,0}",
         TILED,
     ),
     case(
@@ -198,7 +204,8 @@ struct Paired {
 /// Rounds of (evict, memcpy of `bytes` bytes, evict, `copy`).
 fn paired(rounds: usize, bytes: usize, flush: &[u64], copy: &mut dyn FnMut()) -> Paired {
     let from: Vec<u8> = (0..bytes).map(|k| k as u8).collect();
-    let mut to = vec![0u8; bytes];
+    let from = AlignedBuf::from_slice(&from);
+    let mut to = AlignedBuf::filled(bytes, 0u8);
     let (mut ours, mut memcpy, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
         evict(flush);
@@ -244,14 +251,15 @@ fn runtime(case: &Case, rounds: usize, flush: &[u64]) {
     let src: Vec<u8> = (0..there.src_bytes())
         .map(|k| (k.wrapping_mul(2_654_435_761) >> 7) as u8)
         .collect();
-    let mut dst = vec![0u8; there.dst_bytes()];
-    let mut again = vec![0u8; there.src_bytes()];
+    let src = AlignedBuf::from_slice(&src);
+    let mut dst = AlignedBuf::filled(there.dst_bytes(), 0u8);
+    let mut again = AlignedBuf::filled(there.src_bytes(), 0u8);
     there.copy(&src, &mut dst).expect("lengths");
     back.copy(&dst, &mut again).expect("lengths");
     if !case.src.contains("s4[8192,8192]{1,0}") {
         // (s4 in bytes keeps only the low 4 bits of each byte: no round trip.)
         assert!(
-            again == src,
+            *again == *src,
             "{}: the round trip changed the data",
             case.name
         );

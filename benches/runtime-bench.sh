@@ -2,6 +2,7 @@
 # Runtime benchmarks, written to BENCHMARKS.md between `<!-- runtime-bench:start -->` and
 # `<!-- runtime-bench:end -->` (nothing else in the file is touched). Runs
 #   cargo bench -p xla-layout-benches --bench relayout   RUNS times (about 2 minutes each on 2 cores)
+#   the same with --features rayon, RAYON_NUM_THREADS=2, once
 #   benches/relayout_numpy.py      once, if $PYTHON has numpy (default: python3)
 #   cargo bench -p xla-layout-benches --bench offset     (about 30 s)
 #   cargo bench -p xla-layout-benches --bench iterate    (about 20 s)
@@ -33,6 +34,8 @@ for run in $(seq "$RUNS"); do
   $CARGO bench -p xla-layout-benches --bench relayout >"$LOGS/relayout-$run.txt" 2>&1
 done
 cp "$LOGS/relayout-$RUNS.txt" "$LOGS/relayout.txt"
+say "cargo bench -p xla-layout-benches --features rayon --bench relayout (2 threads)"
+RAYON_NUM_THREADS=2 $CARGO bench -p xla-layout-benches --features rayon --bench relayout >"$LOGS/relayout-rayon.txt" 2>&1
 if "$PYTHON" -c 'import numpy' 2>/dev/null; then
   say "benches/relayout_numpy.py"
   "$PYTHON" benches/relayout_numpy.py >"$LOGS/numpy.txt" 2>&1
@@ -99,10 +102,12 @@ a few through the typed \`Tensor::copy_from\` (the same engine), each against
 \`copy_from_slice\` of the same bytes (the memcpy bound). 11 rounds of (read 128 MiB, memcpy,
 read 128 MiB, relayout): every copy starts from DRAM, and the ratio is the median of the rounds'
 ratios, both sides of each ratio measured a few milliseconds apart. GB/s are bytes of the source
-buffer per second, 10^9 bytes; single-threaded. Goals (issue 13): tiled relayouts at least 0.8
-of memcpy, untiled permutations at least 0.5. Copies of 16 MiB or more write whole cache lines
-with non-temporal stores (\`movntdq\`), which skip the read-for-ownership a normal store
-makes: that is how a relayout can beat a memcpy that does not stream at this size.
+buffer per second, 10^9 bytes; single-threaded (the 2-thread figures follow). Buffers are
+64-byte aligned (\`AlignedBuf\`), as XLA allocates them. Goals (issue 13): relayouts of
+tiles at least 0.8 of memcpy, untiled permutations at least 0.5. Copies of 16 MiB or more
+write whole cache lines with non-temporal stores (\`movntdq\`), which skip the
+read-for-ownership a normal store makes: that is how a relayout can beat a memcpy that does not
+stream at this size (a destination line that is not 64-byte aligned is stored normally).
 
 Then small tensors: \`copy_from\` of one 4 KiB tensor, hot, against \`copy_from_slice\`; the
 copy plan of a pair of layout types is built on the first call and kept.
@@ -114,6 +119,12 @@ $(table relayout)
 \`ours / memcpy\` in every run:
 
 $(ratios)
+
+With the \`rayon\` feature and 2 threads (\`RAYON_NUM_THREADS=2 cargo bench -p xla-layout-benches
+--features rayon --bench relayout\`, run once right after; memcpy stays one thread, so a ratio
+above 1 is the second core's share of the memory bandwidth):
+
+$(table relayout-rayon)
 
 numpy's best equivalent of each relayout (\`benches/relayout_numpy.py\`: a reshape into the
 tiled dims, a transpose, and \`np.copyto\` into a preallocated array), against \`np.copyto\` of

@@ -59,8 +59,9 @@
 //! |---|---|
 //! | `ndarray` | zero-copy ndarray views of linear layouts, copies of any layout both ways |
 //! | `bytemuck` | tensor storage as bytes, `from_bytes` with per-element checks |
+//! | `rayon` | relayouts of 4 MiB or more on rayon's thread pool (needs std) |
 //!
-//! Both keep the crate `no_std` + `alloc`.
+//! `ndarray` and `bytemuck` keep the crate `no_std` + `alloc`.
 #![no_std]
 #![forbid(unsafe_code)]
 

@@ -205,7 +205,10 @@ fn check_at(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    // 200 random pairs (2,000 before the kernel tests below; the debug build's run time of
+    // this file is budgeted at about 3 s): `kernels_match_reference` covers each kernel's
+    // whole blocks, which random small arrays seldom reach.
+    #![proptest_config(ProptestConfig::with_cases(200))]
 
     #[test]
     fn relayout_matches_reference((a, b) in arb_pair(), seed in any::<u64>()) {
@@ -229,29 +232,107 @@ proptest! {
     }
 }
 
-/// Large enough for the streamed (non-temporal) path and every kernel's whole blocks. The
-/// offsets come from `Plan::logical_offsets` (checked against the reference model on random
-/// layouts by `tests/tiling_props.rs`): materialising the reference for millions of elements
-/// takes minutes in a debug build.
+/// Every kernel on arrays large enough for its whole blocks, at every width, both ways, with
+/// extents that leave partial blocks at the edges: vector transposes (whole lines, and
+/// transposed `T(8,128)` tiles whose short sides are widened by the next tile), interleaves
+/// `(2,1)` `(4,1)` `(8,1)` and their inverses, `*`, `E(n)` packing from and to bytes, ranks 3
+/// and 4. Each element against the reference model.
 #[test]
-fn large_copies_match_reference() {
-    for (a, b) in [
-        ("bf16[1024,8320]{1,0}", "bf16[1024,8320]{1,0:T(8,128)(2,1)}"),
-        ("s8[2048,8320]{1,0:T(32,128)(4,1)}", "s8[2048,8320]{0,1}"),
-        ("f32[2049,2056]{1,0}", "f32[2049,2056]{0,1:T(8,128)}"),
-    ] {
+fn kernels_match_reference() {
+    let pairs = [
+        ("f32[48,80]{1,0}", "f32[48,80]{0,1}"),
+        ("f32[40,72]{1,0}", "f32[40,72]{0,1}"),
+        ("u8[96,128]{1,0}", "u8[96,128]{0,1}"),
+        ("u8[70,66]{1,0}", "u8[70,66]{0,1}"),
+        ("bf16[64,96]{1,0}", "bf16[64,96]{0,1}"),
+        ("s16[33,40]{1,0}", "s16[33,40]{0,1}"),
+        ("f64[24,40]{1,0}", "f64[24,40]{0,1}"),
+        ("c128[12,20]{1,0}", "c128[12,20]{0,1}"),
+        ("f32[32,256]{1,0}", "f32[32,256]{0,1:T(8,128)}"),
+        ("f32[24,260]{1,0}", "f32[24,260]{0,1:T(8,128)}"),
+        ("f32[16,256]{1,0:T(8,128)}", "f32[16,256]{0,1:T(8,128)}"),
+        ("f64[16,256]{1,0}", "f64[16,256]{0,1:T(8,128)}"),
+        ("bf16[32,256]{1,0}", "bf16[32,256]{0,1:T(8,128)(2,1)}"),
+        ("bf16[16,256]{1,0}", "bf16[16,256]{1,0:T(8,128)(2,1)}"),
+        ("bf16[9,130]{1,0}", "bf16[9,130]{1,0:T(8,128)(2,1)}"),
+        ("s8[64,256]{1,0}", "s8[64,256]{1,0:T(32,128)(4,1)}"),
+        ("s8[33,257]{1,0}", "s8[33,257]{1,0:T(32,128)(4,1)}"),
+        ("u8[64,256]{1,0}", "u8[64,256]{1,0:T(64,128)(8,1)}"),
+        ("f32[16,8,256]{2,1,0}", "f32[16,8,256]{2,1,0:T(8,*,128)}"),
+        ("f32[8,16,16,8]{3,2,1,0}", "f32[8,16,16,8]{0,1,2,3}"),
+        ("f32[8,16,16,8]{3,2,1,0}", "f32[8,16,16,8]{1,0,3,2}"),
+        ("bf16[4,8,16,32]{3,2,1,0}", "bf16[4,8,16,32]{0,1,2,3}"),
+        ("s4[24,70]{1,0}", "s4[24,70]{1,0:E(4)}"),
+        ("u4[24,70]{1,0}", "u4[24,70]{1,0:E(4)}"),
+        ("s2[12,37]{1,0}", "s2[12,37]{1,0:E(2)}"),
+        ("u1[10,45]{1,0}", "u1[10,45]{1,0:E(1)}"),
+        ("s4[64,256]{1,0:E(4)}", "s4[64,256]{1,0:T(64,128)(8,1)E(4)}"),
+        ("s4[72,130]{1,0:E(4)}", "s4[72,130]{1,0:T(64,128)(8,1)E(4)}"),
+        ("u4[16,256]{1,0:E(4)}", "u4[16,256]{1,0:T(8,128)(2,1)E(4)}"),
+        ("s4[64,128]{1,0:E(4)}", "s4[64,128]{0,1:E(4)}"),
+        ("s4[32,256]{1,0:E(4)}", "s4[32,256]{0,1:T(8,128)E(4)}"),
+    ];
+    for (a, b) in pairs {
         let (a, b) = (
             xla_layout::parse_array(a).unwrap(),
             xla_layout::parse_array(b).unwrap(),
         );
-        let plan = CopyPlan::new(&a, &b).unwrap();
-        let src = noise(7, plan.src_bytes());
-        let stale = noise(8, plan.dst_bytes());
-        let mut dst = stale.clone();
-        plan.copy(&src, &mut dst).unwrap();
-        let oa: Vec<usize> = Plan::new(&a).unwrap().logical_offsets().collect();
-        let ob: Vec<usize> = Plan::new(&b).unwrap().logical_offsets().collect();
-        check_at(&a, &b, &oa, &ob, &src, &dst, &stale).unwrap();
+        for (a, b) in [(&a, &b), (&b, &a)] {
+            let plan = CopyPlan::new(a, b).unwrap();
+            let src = noise(3, plan.src_bytes());
+            let stale = noise(4, plan.dst_bytes());
+            let mut dst = stale.clone();
+            plan.copy(&src, &mut dst).unwrap();
+            check(a, b, &src, &dst, &stale).unwrap();
+        }
+    }
+}
+
+/// Large enough for the streamed (non-temporal) path, 64-byte aligned so that it streams
+/// whole lines, and for the `rayon` feature's split: there and back again gives the source
+/// back, and 4,096 elements spread over the array are where `Plan::offset` puts them
+/// (checked against the reference model by `tests/tiling_props.rs`; a full check of millions
+/// of elements takes seconds in a debug build).
+#[test]
+fn large_copies_match_reference() {
+    use xla_layout::tensor::AlignedBuf;
+    // 16 MiB: the zip and unzip kernels' streamed paths (the other kernels stream through
+    // the same `stream::line` and `stream::copy`).
+    for (a, b) in [("bf16[1024,8192]{1,0}", "bf16[1024,8192]{1,0:T(8,128)(2,1)}")] {
+        let (a, b) = (
+            xla_layout::parse_array(a).unwrap(),
+            xla_layout::parse_array(b).unwrap(),
+        );
+        let (there, back) = (
+            CopyPlan::new(&a, &b).unwrap(),
+            CopyPlan::new(&b, &a).unwrap(),
+        );
+        let mut src = AlignedBuf::filled(there.src_bytes(), 0u8);
+        for (k, chunk) in src.chunks_mut(8).enumerate() {
+            let v = (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).to_le_bytes();
+            chunk.copy_from_slice(&v[..chunk.len()]);
+        }
+        let mut dst = AlignedBuf::filled(there.dst_bytes(), 0u8);
+        there.copy(&src, &mut dst).unwrap();
+        let mut again = AlignedBuf::filled(there.src_bytes(), 0u8);
+        back.copy(&dst, &mut again).unwrap();
+        assert!(*again == *src, "{a} -> {b} -> {a} changed the data");
+        let (pa, pb) = (Plan::new(&a).unwrap(), Plan::new(&b).unwrap());
+        let dims = pa.dims().to_vec();
+        let w = pa.element_bits() / 8;
+        for k in 0..4096usize {
+            let index: Vec<usize> = dims
+                .iter()
+                .enumerate()
+                .map(|(j, &n)| (k * 7919 + j * 104_729 + k * k) % n)
+                .collect();
+            let (s, d) = (pa.offset(&index), pb.offset(&index));
+            assert_eq!(
+                src[s * w..][..w],
+                dst[d * w..][..w],
+                "{a} -> {b} at {index:?}"
+            );
+        }
     }
 }
 

@@ -5,8 +5,10 @@
 
 use core::ops::Range;
 
-use super::kernels::{edge, offsets};
-use super::nest::{Kernel, Leaf, Nest};
+use super::digits::Loop;
+use super::kernels::{LINE, edge, offsets};
+use super::lanes;
+use super::nest::{Form, Kernel, Leaf, Nest, ONCE};
 
 /// How both sides store elements: bits per element and the bit where element 0 starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,23 +78,137 @@ impl BitFields {
         write(dst, self.dst_start + d * self.dst_bits, self.dst_bits, v);
     }
 
-    /// Copies `len` consecutive slots, as bytes when both sides hold them in whole bytes.
+    /// Copies `len` consecutive slots, as bytes when both sides hold them in whole bytes,
+    /// packing or unpacking whole bytes at once between bytes and `E(n)` fields.
     fn run(&self, dst: &mut [u8], src: &[u8], d: usize, s: usize, len: usize) {
-        let bits = self.dst_bits;
-        let (db, sb) = (self.dst_start + d * bits, self.src_start + s * bits);
-        if bits == self.src_bits
-            && db.is_multiple_of(8)
-            && sb.is_multiple_of(8)
-            && (len * bits).is_multiple_of(8)
-        {
-            let n = len * bits / 8;
+        let (db, sb) = (
+            self.dst_start + d * self.dst_bits,
+            self.src_start + s * self.src_bits,
+        );
+        let bytes =
+            |start: usize, bits: usize| start.is_multiple_of(8) && (len * bits).is_multiple_of(8);
+        if self.dst_bits == self.src_bits && bytes(db, self.dst_bits) && bytes(sb, self.src_bits) {
+            let n = len * self.dst_bits / 8;
             dst[db / 8..db / 8 + n].copy_from_slice(&src[sb / 8..sb / 8 + n]);
-        } else {
-            for k in 0..len {
-                self.element(dst, src, d + k, s + k);
+            return;
+        }
+        let done = match (self.src_bits, self.dst_bits) {
+            (8, 4) if db.is_multiple_of(8) => pack_nibbles(&mut dst[db / 8..], &src[sb / 8..], len),
+            (8, 2) if db.is_multiple_of(8) => pack::<4>(&mut dst[db / 8..], &src[sb / 8..], len),
+            (8, 1) if db.is_multiple_of(8) => pack::<8>(&mut dst[db / 8..], &src[sb / 8..], len),
+            (4, 8) if sb.is_multiple_of(8) => {
+                unpack_nibbles(&mut dst[db / 8..], &src[sb / 8..], len, self.sign_extend)
             }
+            (2, 8) if sb.is_multiple_of(8) => {
+                unpack::<4>(&mut dst[db / 8..], &src[sb / 8..], len, self.sign_extend)
+            }
+            (1, 8) if sb.is_multiple_of(8) => {
+                unpack::<8>(&mut dst[db / 8..], &src[sb / 8..], len, self.sign_extend)
+            }
+            _ => 0,
+        };
+        for k in done..len {
+            self.element(dst, src, d + k, s + k);
         }
     }
+}
+
+/// Packs the low `8 / P` bits of each of the first `len` bytes of `src` into `dst`, `P` a
+/// byte, least-significant first; returns the elements packed (whole bytes of `dst` only).
+#[inline]
+fn pack<const P: usize>(dst: &mut [u8], src: &[u8], len: usize) -> usize {
+    let bits = 8 / P;
+    let mask = ((1u16 << bits) - 1) as u8;
+    let n = len / P;
+    let (groups, _) = src[..n * P].as_chunks::<P>();
+    for (o, g) in dst[..n].iter_mut().zip(groups) {
+        let mut v = 0u8;
+        for (e, &x) in g.iter().enumerate() {
+            v |= (x & mask) << (e * bits);
+        }
+        *o = v;
+    }
+    n * P
+}
+
+const LOW_NIBBLES: u64 = 0x000f_000f_000f_000f;
+const BYTES_OF_PAIRS: u64 = 0x00ff_00ff_00ff_00ff;
+
+/// [`pack`] for `E(4)`, eight bytes into four at a time in a 64-bit word: each pair of
+/// bytes as a 16-bit lane, `lo | hi << 4` in its low byte, the low bytes gathered by shifts
+/// (several times faster than the generic loop, which LLVM vectorizes into byte gathers).
+#[inline]
+fn pack_nibbles(dst: &mut [u8], src: &[u8], len: usize) -> usize {
+    // 32 at a time as vectors.
+    let v = len / 32;
+    for k in 0..v {
+        let (a, b) = (lanes::at(src, 32 * k), lanes::at(src, 32 * k + 16));
+        lanes::put(lanes::nibbles_together(a, b), dst, 16 * k);
+    }
+    let (dst, src, len) = (&mut dst[16 * v..], &src[32 * v..], len - 32 * v);
+    let n = len / 8;
+    let (from, _) = src[..8 * n].as_chunks::<8>();
+    let (to, _) = dst[..4 * n].as_chunks_mut::<4>();
+    for (o, i) in to.iter_mut().zip(from) {
+        let y = u64::from_le_bytes(*i);
+        let t = (y & LOW_NIBBLES) | ((y >> 4) & (LOW_NIBBLES << 4));
+        let t = (t | t >> 8) & 0x0000_ffff_0000_ffff;
+        let t = (t | t >> 16) & 0xffff_ffff;
+        *o = (t as u32).to_le_bytes();
+    }
+    let done = 8 * n;
+    32 * v + done + pack::<2>(&mut dst[4 * n..], &src[done..], len - done)
+}
+
+/// [`unpack`] for `E(4)`, four bytes into eight at a time in a 64-bit word.
+#[inline]
+fn unpack_nibbles(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
+    // 32 at a time as vectors (zero-extended only).
+    let v = if sign { 0 } else { len / 32 };
+    for k in 0..v {
+        let [a, b] = lanes::nibbles_apart(lanes::at(src, 16 * k));
+        lanes::put(a, dst, 32 * k);
+        lanes::put(b, dst, 32 * k + 16);
+    }
+    let (dst, src, len) = (&mut dst[32 * v..], &src[16 * v..], len - 32 * v);
+    let n = len / 8;
+    let (from, _) = src[..4 * n].as_chunks::<4>();
+    let (to, _) = dst[..8 * n].as_chunks_mut::<8>();
+    for (o, i) in to.iter_mut().zip(from) {
+        let x = u64::from(u32::from_le_bytes(*i));
+        let t = (x | x << 16) & 0x0000_ffff_0000_ffff;
+        let y = (t | t << 8) & BYTES_OF_PAIRS;
+        let mut v = (y & LOW_NIBBLES) | ((y << 4) & (LOW_NIBBLES << 8));
+        if sign {
+            // Bit 3 of each byte, times 0xf0: the sign filled into the high nibble.
+            v |= ((v >> 3) & 0x0101_0101_0101_0101) * 0xf0;
+        }
+        *o = v.to_le_bytes();
+    }
+    let done = 8 * n;
+    32 * v + done + unpack::<2>(&mut dst[done..], &src[4 * n..], len - done, sign)
+}
+
+/// Unpacks the first `len` fields of `8 / P` bits of `src` (`P` a byte, least-significant
+/// first) into bytes, sign-extended if `sign`; returns the elements unpacked (whole bytes of
+/// `src` only).
+#[inline]
+fn unpack<const P: usize>(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
+    let bits = 8 / P;
+    let n = len / P;
+    let (groups, _) = dst[..n * P].as_chunks_mut::<P>();
+    for (g, &x) in groups.iter_mut().zip(&src[..n]) {
+        for (e, o) in g.iter_mut().enumerate() {
+            // The field at the top of the byte, then shifted down: arithmetically for signed.
+            let top = x << (8 - bits - e * bits);
+            *o = if sign {
+                ((top as i8) >> (8 - bits)) as u8
+            } else {
+                top >> (8 - bits)
+            };
+        }
+    }
+    n * P
 }
 
 /// Copies the part `parts` of `nest` from `src` into `dst`, stored as `fields` says.
@@ -103,7 +219,12 @@ pub(crate) fn copy(
     src: &[u8],
     parts: Range<usize>,
 ) {
+    let mut scratch = [[0u8; LINE]; LINE];
     nest.walk(parts, &mut |leaf: &Leaf<'_>| {
+        let whole = match nest.kernel {
+            Kernel::Block { a, b, .. } => nest.whole_steps(leaf, &[a, b]),
+            _ => 0,
+        };
         for k in 0..leaf.n {
             let (d, s) = offsets(leaf, k);
             match nest.kernel {
@@ -112,12 +233,130 @@ pub(crate) fn copy(
                     let len = nest.count(&run, Nest::at_step(leaf, run.dim, k));
                     fields.run(dst, src, d, s, len);
                 }
-                Kernel::Block { a, b, .. } => {
-                    edge(nest, leaf, k, [a, b], &mut |d, s| {
-                        fields.element(dst, src, d, s);
-                    });
+                Kernel::Block { a, b, form } => {
+                    let fast =
+                        k < whole && fields.nibbles(&mut scratch, dst, src, (d, s), [a, b], form);
+                    if !fast {
+                        let wide = match form {
+                            Form::Lanes { wide } => wide,
+                            _ => [ONCE; 2],
+                        };
+                        edge(nest, leaf, k, [a, b, wide[0], wide[1]], &mut |d, s| {
+                            fields.element(dst, src, d, s);
+                        });
+                    }
                 }
             }
         }
     });
+}
+
+impl BitFields {
+    /// A whole interleaving block of `E(4)` fields on both sides, through bytes: the rows
+    /// unpacked into bytes, interleaved (or split) as bytes, packed again. `false` (nothing
+    /// done) for other fields, forms or blocks that do not start on a byte.
+    fn nibbles(
+        &self,
+        scratch: &mut [[u8; LINE]; LINE],
+        dst: &mut [u8],
+        src: &[u8],
+        (d, s): (usize, usize),
+        [a, b]: [Loop; 2],
+        form: Form,
+    ) -> bool {
+        let (dst_at, src_at) = (self.dst_start + 4 * d, self.src_start + 4 * s);
+        let even = |x: usize| x.is_multiple_of(2);
+        if (self.dst_bits, self.src_bits) != (4, 4)
+            || !dst_at.is_multiple_of(8)
+            || !src_at.is_multiple_of(8)
+        {
+            return false;
+        }
+        let (bytes, out) = scratch.split_at_mut(LINE / 2);
+        let (bytes, out) = (bytes.as_flattened_mut(), out.as_flattened_mut());
+        match form {
+            // `a.size` rows of `b.size` fields into one run.
+            Form::Zip if even(a.src) && even(b.size) => {
+                let (rows, len) = (a.size, b.size);
+                for x in 0..rows {
+                    let from = &src[(src_at + 4 * x * a.src) / 8..];
+                    unpack_nibbles(&mut bytes[x * len..][..len], from, len, false);
+                }
+                interleave(&mut out[..rows * len], &bytes[..rows * len], rows, len);
+                pack_nibbles(&mut dst[dst_at / 8..], &out[..rows * len], rows * len);
+                true
+            }
+            // One run into `b.size` rows of `a.size` fields.
+            Form::Unzip if even(b.dst) && even(a.size) => {
+                let (rows, len) = (b.size, a.size);
+                unpack_nibbles(
+                    &mut bytes[..rows * len],
+                    &src[src_at / 8..],
+                    rows * len,
+                    false,
+                );
+                interleave(&mut out[..rows * len], &bytes[..rows * len], len, rows);
+                for y in 0..rows {
+                    let to = &mut dst[(dst_at + 4 * y * b.dst) / 8..];
+                    pack_nibbles(to, &out[y * len..][..len], len);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `out[y · rows + x] = from[x · len + y]`: `rows` rows of `len` bytes interleaved (the
+/// transpose of a `rows × len` matrix of bytes), 16 columns at a time by
+/// [`lanes::shuffle`] where `rows` is 2, 4 or 8 (or `len` is: the inverse).
+fn interleave(out: &mut [u8], from: &[u8], rows: usize, len: usize) {
+    let done = match (rows, len) {
+        (2, _) => zip_bytes::<2>(out, from, len),
+        (4, _) => zip_bytes::<4>(out, from, len),
+        (8, _) => zip_bytes::<8>(out, from, len),
+        (_, 2) => split_bytes::<2>(out, from, rows),
+        (_, 4) => split_bytes::<4>(out, from, rows),
+        (_, 8) => split_bytes::<8>(out, from, rows),
+        _ => false,
+    };
+    if !done {
+        for (y, o) in out.chunks_exact_mut(rows).enumerate() {
+            for (x, v) in o.iter_mut().enumerate() {
+                *v = from[x * len + y];
+            }
+        }
+    }
+}
+
+/// [`interleave`] of `A` rows whose length is a multiple of 16.
+fn zip_bytes<const A: usize>(out: &mut [u8], from: &[u8], len: usize) -> bool {
+    if !len.is_multiple_of(lanes::BYTES) {
+        return false;
+    }
+    for c in (0..len).step_by(lanes::BYTES) {
+        let mut v: [lanes::V; A] = core::array::from_fn(|x| lanes::at(from, x * len + c));
+        lanes::shuffle::<1, A>(&mut v, lanes::log2(A));
+        for (k, v) in v.iter().enumerate() {
+            lanes::put(*v, out, c * A + k * lanes::BYTES);
+        }
+    }
+    true
+}
+
+/// [`interleave`] of `rows` rows of `B` bytes (runs of groups of `B` split into `B` rows),
+/// `rows` a multiple of 16.
+fn split_bytes<const B: usize>(out: &mut [u8], from: &[u8], rows: usize) -> bool {
+    if !rows.is_multiple_of(lanes::BYTES) {
+        return false;
+    }
+    for c in (0..rows).step_by(lanes::BYTES) {
+        let mut v: [lanes::V; B] =
+            core::array::from_fn(|k| lanes::at(from, c * B + k * lanes::BYTES));
+        lanes::shuffle::<1, B>(&mut v, lanes::log2(lanes::BYTES));
+        for (y, v) in v.iter().enumerate() {
+            lanes::put(*v, out, y * rows + c);
+        }
+    }
+    true
 }

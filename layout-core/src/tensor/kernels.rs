@@ -1,14 +1,14 @@
 //! The kernels of a relayout over storage of whole bytes per element: slots are `[u8; N]`
-//! for `N` = 1, 2, 4, 8 or 16, any alignment. Runs are slice copies; blocks load `a` source
-//! rows of `b` slots into a fixed-size array, transpose it and store `b` destination rows of
-//! `a` slots: fixed trip counts that LLVM unrolls into vector shuffles. Blocks and runs that
+//! for `N` = 1, 2, 4, 8 or 16, any alignment. Runs are slice copies; interleaves, splits and
+//! transposes of blocks of whole 16-byte vectors are rounds of one shuffle (`lanes`), with
+//! whole destination lines gathered and streamed when the copy is large; narrower blocks load
+//! `a` source rows of `b` slots into a fixed-size array, transpose it and store `b`
+//! destination rows of `a` slots: fixed trip counts that LLVM unrolls. Blocks and runs that
 //! the array's edge cuts are copied slot by slot, in bounds.
 
-use core::ops::Range;
-
 use super::digits::Loop;
-use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest};
-use super::stream;
+use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};
+use super::{lanes, stream};
 
 /// Where a row of blocks starts, how the block's loops step, how many blocks follow each
 /// other and how.
@@ -24,9 +24,31 @@ struct Blocks {
     stream: bool,
     /// The long side of an interleaving block.
     len: usize,
+    /// The sides of a block of whole vectors: `a` destination-contiguous slots by `b`
+    /// source-contiguous ones.
+    sides: (usize, usize),
+    /// A block of whole vectors made of two loops a side: source row `x` at
+    /// `(x % a_lo) · sa + (x / a_lo) · sa_hi`, destination row `y` at
+    /// `(y % b_lo) · db + (y / b_lo) · db_hi`.
+    wide: Wide,
 }
 
-type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks);
+/// See [`Blocks::wide`].
+#[derive(Clone, Copy)]
+struct Wide {
+    a_lo: usize,
+    sa_hi: usize,
+    b_lo: usize,
+    db_hi: usize,
+}
+
+type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks, &mut Scratch);
+
+/// A kernel's working memory: whole destination lines gathered before they are streamed
+/// out. Made once per copy, not per block (zeroing it per call measured a quarter of the
+/// time of a rank-4 transpose, whose innermost loop has 4 steps).
+/// Empty when the copy does not stream.
+pub(crate) type Scratch = [[u8; LINE]];
 
 /// A slot as an integer of its width, so that LLVM moves and shuffles whole lanes.
 pub(crate) trait Word<const N: usize>: Copy + Default {
@@ -57,6 +79,7 @@ fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
     at: Blocks,
+    _: &mut Scratch,
 ) {
     for r in 0..at.reps {
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
@@ -108,6 +131,71 @@ fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
     }
 }
 
+/// The largest side of a block of whole vectors, in bytes: one cache line, so that every
+/// block reads and writes whole lines and needs nothing from its neighbours in the cache.
+pub(crate) const LINE: usize = stream::LINE;
+
+/// `reps` blocks of `at.sides.1` destination rows of `at.sides.0` slots, from as many
+/// source rows of as many slots: sub-blocks of `M × M` slots (`M · N` = 16 bytes, one
+/// vector per row) transposed by `log2 M` rounds of [`lanes::shuffle`], gathered into whole
+/// destination rows of at most [`LINE`] bytes, then stored (streamed when they are whole
+/// lines).
+#[inline(never)]
+fn lanes<const N: usize, const M: usize, const R: usize>(
+    dst: &mut [[u8; N]],
+    src: &[[u8; N]],
+    at: Blocks,
+    scratch: &mut Scratch,
+) {
+    assert!(
+        M * N == lanes::BYTES && R * N == LINE,
+        "M slots a vector, R a line"
+    );
+    let (dst, src) = (dst.as_flattened_mut(), src.as_flattened());
+    let (a, b) = at.sides;
+    let row = a * N;
+    // Each row's offset from the block's corner, in bytes, once per call (block sides are
+    // powers of two: shifts, not divisions, which measured 2× the whole copy of a 4 KiB
+    // tensor).
+    let w = at.wide;
+    let (sa, sb) = (w.a_lo.trailing_zeros(), w.b_lo.trailing_zeros());
+    let (mut from, mut to) = ([0usize; R], [0usize; R]);
+    for (x, f) in from[..a].iter_mut().enumerate() {
+        *f = ((x & (w.a_lo - 1)) * at.sa + (x >> sa) * w.sa_hi) * N;
+    }
+    for (y, t) in to[..b].iter_mut().enumerate() {
+        *t = ((y & (w.b_lo - 1)) * at.db + (y >> sb) * w.db_hi) * N;
+    }
+    for r in 0..at.reps {
+        let (d0, s0) = ((at.at.0 + r * at.step.0) * N, (at.at.1 + r * at.step.1) * N);
+        // Whole lines are gathered in `scratch` and streamed; anything else is stored in place.
+        let gather = at.stream && row == LINE;
+        for gx in 0..a / M {
+            for gy in 0..b / M {
+                let mut v: [lanes::V; M] = core::array::from_fn(|i| {
+                    lanes::at(src, s0 + from[gx * M + i] + gy * lanes::BYTES)
+                });
+                lanes::shuffle::<N, M>(&mut v, lanes::log2(M));
+                for (i, v) in v.iter().enumerate() {
+                    let y = gy * M + i;
+                    if gather {
+                        lanes::put(*v, &mut scratch[y], gx * lanes::BYTES);
+                    } else {
+                        lanes::put(*v, dst, d0 + to[y] + gx * lanes::BYTES);
+                    }
+                }
+            }
+        }
+        if gather {
+            for (y, o) in scratch[..b].iter().enumerate() {
+                let line: &mut [u8; LINE] =
+                    (&mut dst[d0 + to[y]..][..LINE]).try_into().expect("a line");
+                stream::line(line, o);
+            }
+        }
+    }
+}
+
 /// Up to 8 bytes as a little-endian integer.
 #[inline(always)]
 fn lane(bytes: &[u8]) -> u64 {
@@ -130,14 +218,31 @@ fn zip<W: Word<N>, const N: usize, const A: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
     at: Blocks,
+    scratch: &mut Scratch,
 ) {
     let len = at.len;
-    let mut buf = [[[0u8; N]; A]; MAX_RUN];
+    // `MAX_RUN · A · N` bytes at most, `A · N <= 8`.
+    let (buf, _) = scratch.as_flattened_mut().as_chunks_mut::<N>();
+    let (buf, _) = buf.as_chunks_mut::<A>();
     for r in 0..at.reps {
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
         let rows: [&[[u8; N]]; A] = core::array::from_fn(|x| &src[s0 + x * at.sa..][..len]);
         let (out, _) = dst[d0..d0 + A * len].as_chunks_mut::<A>();
         let out = if at.stream { &mut buf[..len] } else { out };
+        // Whole vectors: `M` slots of each row, `log2 A` rounds, `A` vectors out.
+        let m = lanes::BYTES / N;
+        let whole = if N <= 8 { len - len % m } else { 0 };
+        for c in (0..whole).step_by(m) {
+            let mut v: [lanes::V; A] =
+                core::array::from_fn(|x| lanes::at(rows[x].as_flattened(), c * N));
+            lanes::shuffle::<N, A>(&mut v, lanes::log2(A));
+            let to = out[c..c + m].as_flattened_mut().as_flattened_mut();
+            for (k, v) in v.iter().enumerate() {
+                lanes::put(*v, to, k * lanes::BYTES);
+            }
+        }
+        let out = &mut out[whole..];
+        let rows: [&[[u8; N]]; A] = core::array::from_fn(|x| &rows[x][whole..]);
         if A * N <= 4 {
             // The `A` slots of an output group as one integer, built with shifts: vector
             // shifts and ors, where byte shuffles would stay scalar.
@@ -182,6 +287,23 @@ fn split_groups<W: Word<N>, const N: usize, const B: usize>(
     from: &[[[u8; N]; B]],
     mut to: [&mut [[u8; N]]; B],
 ) {
+    // Whole vectors: `M` groups (`B` vectors), `log2 M` rounds, one vector per row.
+    let m = lanes::BYTES / N;
+    let whole = if N <= 8 {
+        from.len() - from.len() % m
+    } else {
+        0
+    };
+    for c in (0..whole).step_by(m) {
+        let bytes = from[c..c + m].as_flattened().as_flattened();
+        let mut v: [lanes::V; B] = core::array::from_fn(|k| lanes::at(bytes, k * lanes::BYTES));
+        lanes::shuffle::<N, B>(&mut v, lanes::log2(m));
+        for (row, v) in to.iter_mut().zip(&v) {
+            lanes::put(*v, row[c..c + m].as_flattened_mut(), 0);
+        }
+    }
+    let from = &from[whole..];
+    let mut to = to.map(|row| &mut row[whole..]);
     if B * N <= 8 {
         // The `B` slots of an input group as one integer, split with shifts.
         for (x, f) in from.iter().enumerate() {
@@ -205,14 +327,18 @@ fn unzip<W: Word<N>, const N: usize, const B: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
     at: Blocks,
+    scratch: &mut Scratch,
 ) {
     let len = at.len;
-    let mut buf = [[[0u8; N]; MAX_RUN]; B];
+    // `B` rows of `MAX_RUN · N` bytes, `B · N <= 8` (when streaming).
+    let (buf, _) = scratch.as_flattened_mut().as_chunks_mut::<N>();
+    let (buf, _) = buf.as_chunks_mut::<MAX_RUN>();
     for r in 0..at.reps {
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
         let (from, _) = src[s0..s0 + B * len].as_chunks::<B>();
         if at.stream {
-            let mut rest = buf.as_mut_slice();
+            let buf = &mut buf[..B];
+            let mut rest = &mut *buf;
             let rows: [&mut [[u8; N]]; B] = core::array::from_fn(|_| {
                 let (row, tail) = core::mem::take(&mut rest).split_at_mut(1);
                 rest = tail;
@@ -261,28 +387,35 @@ fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> Block
         (Form::Unzip, _, 2) => unzip::<W, N, 2>,
         (Form::Unzip, _, 4) => unzip::<W, N, 4>,
         (Form::Unzip, _, 8) => unzip::<W, N, 8>,
+        (Form::Lanes { .. }, _, _) => match N {
+            1 => lanes::<N, 16, 64>,
+            2 => lanes::<N, 8, 32>,
+            4 => lanes::<N, 4, 16>,
+            8 => lanes::<N, 2, 8>,
+            _ => lanes::<N, 1, 4>,
+        },
         _ => pick!(1, 2, 4, 8, 16, 32; [1, 2, 4, 8, 16]),
     }
 }
 
-/// Copies the part `parts` of `nest` (see [`Nest::walk`]) from `src` into `dst`, with
-/// non-temporal stores if `stream`.
+/// Copies the steps `slice` of `nest` (see [`Nest::walk_from`]) from `src` into `dst`, whose
+/// first slot is the destination's slot `slice.origin`, with non-temporal stores if `stream`.
 #[allow(private_bounds)]
 pub(crate) fn copy<W: Word<N>, const N: usize>(
     nest: &Nest,
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
-    parts: Range<usize>,
+    slice: &Slice,
     stream: bool,
 ) {
     match nest.kernel {
-        Kernel::Element => nest.walk(parts, &mut |leaf: &Leaf<'_>| {
+        Kernel::Element => nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
                 let (d, s) = offsets(leaf, k);
                 dst[d] = src[s];
             }
         }),
-        Kernel::Run(run) => nest.walk(parts, &mut |leaf: &Leaf<'_>| {
+        Kernel::Run(run) => nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
                 let len = nest.count(&run, Nest::at_step(leaf, run.dim, k));
                 let (d, s) = offsets(leaf, k);
@@ -296,8 +429,20 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
         }),
         Kernel::Block { a, b, form } => {
             let kernel = block_fn::<W, N>(a.size, b.size, form);
-            nest.walk(parts, &mut |leaf: &Leaf<'_>| {
-                let whole = nest.whole_steps(leaf, &[a, b]);
+            let mut lines = [[0u8; LINE]; 0];
+            let mut full;
+            let scratch: &mut Scratch = if stream {
+                full = [[0u8; LINE]; LINE];
+                &mut full
+            } else {
+                &mut lines
+            };
+            let [wa, wb] = match form {
+                Form::Lanes { wide } => wide,
+                _ => [ONCE; 2],
+            };
+            nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
+                let whole = nest.whole_steps(leaf, &[a, b, wa, wb]);
                 let at = Blocks {
                     at: leaf.at,
                     db: b.dst,
@@ -308,12 +453,19 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                     len: match form {
                         Form::Zip => b.size,
                         Form::Unzip => a.size,
-                        Form::Square => 0,
+                        Form::Square | Form::Lanes { .. } => 0,
+                    },
+                    sides: (a.size * wa.size, b.size * wb.size),
+                    wide: Wide {
+                        a_lo: a.size,
+                        sa_hi: wa.src,
+                        b_lo: b.size,
+                        db_hi: wb.dst,
                     },
                 };
-                kernel(dst, src, at);
+                kernel(dst, src, at, scratch);
                 for k in whole..leaf.n {
-                    edge(nest, leaf, k, [a, b], &mut |d, s| dst[d] = src[s]);
+                    edge(nest, leaf, k, [a, b, wa, wb], &mut |d, s| dst[d] = src[s]);
                 }
             });
         }
@@ -327,15 +479,32 @@ pub(crate) fn offsets(leaf: &Leaf<'_>, k: usize) -> (usize, usize) {
 }
 
 /// The slots of the block at step `k` of a leaf's loop that lie inside the array, each as
-/// `copy(destination, source)`.
+/// `copy(destination, source)`; `wide` the loops that widen a vector block's sides (never
+/// with a clipped loop: see `nest::widen`).
 pub(crate) fn edge(
     nest: &Nest,
     leaf: &Leaf<'_>,
     k: usize,
+    [a, b, wa, wb]: [Loop; 4],
+    copy: &mut impl FnMut(usize, usize),
+) {
+    let (d, s) = offsets(leaf, k);
+    for p in 0..wa.size {
+        for q in 0..wb.size {
+            let at = (d + p * wa.dst + q * wb.dst, s + p * wa.src + q * wb.src);
+            edge_block(nest, leaf, k, at, [a, b], copy);
+        }
+    }
+}
+
+fn edge_block(
+    nest: &Nest,
+    leaf: &Leaf<'_>,
+    k: usize,
+    (d0, s0): (usize, usize),
     [a, b]: [Loop; 2],
     copy: &mut impl FnMut(usize, usize),
 ) {
-    let (d0, s0) = offsets(leaf, k);
     let inside = |l: &Loop, x: usize, other: &Loop, y: usize| {
         let shared = if other.clip && other.dim == l.dim {
             y * other.mult

@@ -20,6 +20,7 @@ mod bytes;
 mod cache;
 mod digits;
 mod kernels;
+mod lanes;
 #[cfg(feature = "ndarray")]
 mod ndarray;
 mod nest;

@@ -1,17 +1,23 @@
 //! A relayout's loops ordered into a nest around a kernel.
 //!
 //! The kernel is what the innermost loops do at once: copy a run of slots consecutive on both
-//! sides, move a small block whose rows are consecutive in the source and whose columns are
-//! consecutive in the destination (a transpose of at most 16×16 slots, done in registers), or
-//! move one element. The loops around the kernel are ordered by their smaller stride, largest
-//! outermost: the loops that move little on either side stay inside, so the lines a kernel
-//! reads or writes in part are finished by the next few kernels while they are still in the
-//! L1 cache, and both sides stream through memory.
+//! sides, interleave 2, 4 or 8 source rows into one run (or split one), transpose a block
+//! whose rows are consecutive in the source and whose columns are consecutive in the
+//! destination (a vector at a time, up to a cache line a side, so that both sides read and
+//! write whole lines; slot by slot in registers for blocks narrower than a vector), or move
+//! one element. The loops around the kernel are ordered so that both sides stream through
+//! memory: when the kernel writes (or reads) whole lines on one side, by the other side's
+//! strides, largest outermost, so that it is read (or written) in order; otherwise by their
+//! smaller stride, so that the lines a kernel touches in part are finished by the next few
+//! kernels while they are still in the L1 cache. A transpose's innermost sweep is cut short
+//! so that the pages it touches on the other side stay in the TLB.
 
 use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::digits::Loop;
+use super::kernels::LINE;
+use super::lanes;
 use crate::index::MAX_EXPANDED_RANK;
 
 /// The largest block side of the transpose kernel, in slots.
@@ -37,6 +43,23 @@ pub(crate) enum Kernel {
     Block { a: Loop, b: Loop, form: Form },
 }
 
+impl Kernel {
+    /// Slots consecutive in the source and in the destination that one step of the kernel
+    /// moves (its rows' lengths).
+    fn rows(&self) -> (usize, usize) {
+        match *self {
+            Kernel::Element => (1, 1),
+            Kernel::Run(l) => (l.size, l.size),
+            Kernel::Block { a, b, form } => match form {
+                Form::Zip => (b.size, a.size * b.size),
+                Form::Unzip => (a.size * b.size, a.size),
+                Form::Square => (b.size, a.size),
+                Form::Lanes { wide } => (b.size * wide[1].size, a.size * wide[0].size),
+            },
+        }
+    }
+}
+
 /// How a block kernel moves its block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Form {
@@ -44,8 +67,13 @@ pub(crate) enum Form {
     Zip,
     /// One source run split into `b.size` (2, 4 or 8) destination rows.
     Unzip,
-    /// A transpose in registers.
+    /// A transpose in registers, slot by slot (blocks narrower than a vector).
     Square,
+    /// A transpose of whole 16-byte vectors, up to a cache line a side (see
+    /// `kernels::lanes`). A side shorter than a line may be widened by a second loop that
+    /// continues it on its contiguous side (`wide`, for `a` and `b`; one step if not): a
+    /// transposed `T(8,128)` tile's 8-slot rows become whole lines of two tiles.
+    Lanes { wide: [Loop; 2] },
 }
 
 /// The loops of a copy around a kernel.
@@ -58,6 +86,14 @@ pub(crate) struct Nest {
     pub(crate) bounds: Vec<usize>,
 }
 
+/// Which steps of a nest a walk takes: steps `steps` of the loop at `depth` (outermost 0),
+/// all steps of the others; destination offsets counted from slot `origin`.
+pub(crate) struct Slice {
+    pub(crate) depth: usize,
+    pub(crate) steps: Range<usize>,
+    pub(crate) origin: usize,
+}
+
 /// One call of the kernel loop: `n` steps of `step` from the offsets `at` (destination,
 /// source), with `base` the index value each dimension has reached in the outer loops.
 pub(crate) struct Leaf<'a> {
@@ -68,7 +104,7 @@ pub(crate) struct Leaf<'a> {
 }
 
 /// A loop of one step.
-const ONCE: Loop = Loop {
+pub(crate) const ONCE: Loop = Loop {
     size: 1,
     dst: 0,
     src: 0,
@@ -118,6 +154,63 @@ fn block_side(l: &Loop, max: usize) -> usize {
     b
 }
 
+/// The block sides of a transpose of whole vectors for the destination-contiguous loop `a`
+/// and the source-contiguous loop `b` of slots of `width` bytes: each side a cache line, or
+/// less where its loop is shorter, but at least a vector.
+fn vector_block(a: Loop, b: Loop, width: usize) -> Option<[usize; 2]> {
+    let (line, vector) = (LINE / width, (lanes::BYTES / width).max(1));
+    let sides = [block_side(&a, line.max(1)), block_side(&b, line.max(1))];
+    (width <= lanes::BYTES && sides.iter().all(|&k| k >= vector)).then_some(sides)
+}
+
+/// For each side of a vector block shorter than `line` slots, the loop of `loops` that
+/// continues it on its contiguous side (the destination's for `a`, the source's for `b`),
+/// taken out of `loops` for as many steps as fill the line; one step where there is none.
+/// Only when no loop clips: the edge of a clipped block is copied over `a` and `b` alone.
+fn widen(loops: &mut Vec<Loop>, sides: [Loop; 2], line: usize) -> [Loop; 2] {
+    let mut wide = [ONCE; 2];
+    if sides.iter().chain(loops.iter()).any(|l| l.clip) {
+        return wide;
+    }
+    for (k, (side, w)) in sides.iter().zip(&mut wide).enumerate() {
+        let continues = |l: &Loop| {
+            if k == 0 {
+                l.dst == side.size * side.dst
+            } else {
+                l.src == side.size * side.src
+            }
+        };
+        if side.size < line
+            && let Some(i) = loops.iter().position(continues)
+        {
+            let c = loops.remove(i);
+            let (o, inner) = split(c, block_side(&c, line / side.size));
+            loops.extend(o);
+            *w = inner;
+        }
+    }
+    wide
+}
+
+/// The most block rows one sweep of a transpose's innermost loop takes: each block touches
+/// a page per row on the side the sweep does not follow, and those pages are touched again
+/// by the next sweep only if they are still in the TLB (1024 pages: half the second-level TLB
+/// of current x86 cores; measured 2-D f32 transposes 0.4 -> 0.55 of memcpy).
+const SWEEP_ROWS: usize = 1024;
+
+/// Cuts the innermost loop's sweep to `steps` steps, the rest of it outermost.
+fn sweep(loops: &mut Vec<Loop>, steps: usize) {
+    let Some(&last) = loops.last() else {
+        return;
+    };
+    let k = block_side(&last, steps);
+    if last.size > steps && k > 1 {
+        let (out, inner) = split(last, k);
+        *loops.last_mut().expect("not empty") = inner;
+        loops.splice(0..0, out);
+    }
+}
+
 /// `l` as an outer loop of blocks of `b` steps (`None` for one block) and the block.
 fn split(l: Loop, b: usize) -> (Option<Loop>, Loop) {
     let inner = Loop { size: b, ..l };
@@ -163,6 +256,17 @@ impl Nest {
                     let (out, a) = split(a, block_side(&a, MAX_RUN));
                     loops.extend(out);
                     ([a, b], Form::Unzip)
+                } else if let Some(sides) = vector_block(a, b, width) {
+                    // Blocks of whole lines (or as much of a line as the loops give) on both
+                    // sides, transposed a vector at a time.
+                    let mut out = [a, b];
+                    for (side, k) in out.iter_mut().zip(sides) {
+                        let (o, l) = split(*side, k);
+                        loops.extend(o);
+                        *side = l;
+                    }
+                    let wide = widen(&mut loops, out, LINE / width);
+                    (out, Form::Lanes { wide })
                 } else {
                     // Each side: tiles of whole lines, blocks within a tile. Blocks of at
                     // most 256 bytes (they stay in registers) with destination rows of 32
@@ -184,20 +288,41 @@ impl Nest {
             }
             _ => Kernel::Element,
         };
-        // Ties in the source's order, which measured faster for runs and interleaving (the
-        // destination's lines are written whole, streamed), except for splitting runs into
-        // rows, whose short destination rows stream better in the destination's order.
-        let dst_order = matches!(
+        // A kernel that writes whole lines on one side leaves nothing for its neighbours to
+        // finish there: the loops then follow the other side's memory order (largest stride
+        // outermost), so that it streams sequentially. The source's order when both sides are
+        // whole lines (reads in order, writes streamed). Otherwise the loops that move little
+        // on either side stay inside, so that the lines a kernel touches in part are finished
+        // by the next few kernels while they are still in the L1 cache.
+        let (src_row, dst_row) = kernel.rows();
+        let line = LINE / width.max(1);
+        let lanes = matches!(
             kernel,
             Kernel::Block {
-                form: Form::Unzip,
+                form: Form::Lanes { .. },
                 ..
             }
         );
         loops.sort_by_key(|l| {
-            let tie = if dst_order { l.dst } else { l.src };
-            core::cmp::Reverse((l.dst.min(l.src), tie))
+            core::cmp::Reverse(if !blocks || lanes {
+                (l.dst.min(l.src), l.src)
+            } else if dst_row >= line {
+                (l.src, l.dst)
+            } else if src_row >= line {
+                (l.dst, l.src)
+            } else {
+                (l.dst.min(l.src), l.src)
+            })
         });
+        if let Kernel::Block {
+            a,
+            b,
+            form: Form::Lanes { wide },
+        } = kernel
+        {
+            let rows = (a.size * wide[0].size).max(b.size * wide[1].size);
+            sweep(&mut loops, SWEEP_ROWS / rows);
+        }
         Nest {
             outer: loops,
             kernel,
@@ -225,12 +350,48 @@ impl Nest {
     /// Calls `leaf` for every run of the kernel loop, in the parts `parts` of the outermost
     /// loop.
     pub(crate) fn walk(&self, parts: Range<usize>, leaf: &mut impl FnMut(&Leaf<'_>)) {
+        self.walk_from(
+            &Slice {
+                depth: 0,
+                steps: parts,
+                origin: 0,
+            },
+            leaf,
+        );
+    }
+
+    /// The loop whose steps parts of a copy can run side by side on disjoint slices of the
+    /// destination, with its destination stride in slots: the loop that moves the
+    /// destination most, if it moves it more than all other loops together (so that its
+    /// step `k` writes only slots `k · stride ..= (k + 1) · stride - 1`).
+    pub(crate) fn split_loop(&self) -> Option<(usize, usize)> {
+        let depth = (0..self.outer.len()).max_by_key(|&k| self.outer[k].dst)?;
+        let kernel = match self.kernel {
+            Kernel::Element => [ONCE; 4],
+            Kernel::Run(l) => [l, ONCE, ONCE, ONCE],
+            Kernel::Block { a, b, form } => match form {
+                Form::Lanes { wide } => [a, b, wide[0], wide[1]],
+                _ => [a, b, ONCE, ONCE],
+            },
+        };
+        let others = self.outer.iter().enumerate().filter(|&(k, _)| k != depth);
+        let mut reach = 0usize;
+        for l in others.map(|(_, l)| l).chain(&kernel) {
+            reach = reach.checked_add((l.size - 1).checked_mul(l.dst)?)?;
+        }
+        let stride = self.outer[depth].dst;
+        (reach < stride).then_some((depth, stride))
+    }
+
+    /// [`walk`](Self::walk) over the steps `slice.steps` of the loop at `slice.depth` only,
+    /// destination offsets counted from slot `slice.origin`.
+    pub(crate) fn walk_from(&self, slice: &Slice, leaf: &mut impl FnMut(&Leaf<'_>)) {
         // A plan's rank is at most its expanded rank.
         let mut base = [0; MAX_EXPANDED_RANK];
         let base = &mut base[..self.bounds.len()];
         match self.outer.split_last() {
             None => {
-                if parts.contains(&0) {
+                if slice.steps.contains(&0) {
                     leaf(&Leaf {
                         base,
                         at: (0, 0),
@@ -239,62 +400,65 @@ impl Nest {
                     });
                 }
             }
-            Some((last, [])) => {
-                let n = self.count(last, 0).min(parts.end);
-                let start = parts.start.min(n);
-                if last.clip {
-                    base[last.dim] = start * last.mult;
-                }
-                leaf(&Leaf {
-                    base,
-                    at: (start * last.dst, start * last.src),
-                    step: *last,
-                    n: n - start,
-                });
-            }
-            Some((last, rest)) => {
-                let first = &rest[0];
-                let n = self.count(first, 0).min(parts.end);
-                for k in parts.start.min(n)..n {
-                    if first.clip {
-                        base[first.dim] = k * first.mult;
-                    }
-                    let at = (k * first.dst, k * first.src);
-                    self.descend(&rest[1..], last, base, at, leaf);
-                }
-            }
+            Some((last, rest)) => self.descend(0, rest, last, base, (0, 0), slice, leaf),
         }
     }
 
+    /// The steps of loop `l` at `depth` to walk: all that stay inside the array, or those of
+    /// `slice`.
+    fn steps(&self, depth: usize, l: &Loop, base: usize, slice: &Slice) -> Range<usize> {
+        let n = self.count(l, base);
+        if depth == slice.depth {
+            slice.steps.start.min(n)..slice.steps.end.min(n)
+        } else {
+            0..n
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn descend(
         &self,
+        depth: usize,
         rest: &[Loop],
         last: &Loop,
         base: &mut [usize],
         at: (usize, usize),
+        slice: &Slice,
         leaf: &mut impl FnMut(&Leaf<'_>),
     ) {
         match rest.split_first() {
             None => {
-                let n = self.count(last, base[last.dim]);
+                let steps = self.steps(depth, last, base[last.dim], slice);
+                if last.clip {
+                    base[last.dim] += steps.start * last.mult;
+                }
                 leaf(&Leaf {
                     base,
-                    at,
+                    at: (
+                        at.0 + steps.start * last.dst - slice.origin,
+                        at.1 + steps.start * last.src,
+                    ),
                     step: *last,
-                    n,
+                    n: steps.len(),
                 });
+                if last.clip {
+                    base[last.dim] -= steps.start * last.mult;
+                }
             }
             Some((l, inner)) => {
-                let n = self.count(l, base[l.dim]);
-                for k in 0..n {
+                let steps = self.steps(depth, l, base[l.dim], slice);
+                if l.clip {
+                    base[l.dim] += steps.start * l.mult;
+                }
+                for k in steps.clone() {
                     let at = (at.0 + k * l.dst, at.1 + k * l.src);
-                    self.descend(inner, last, base, at, leaf);
+                    self.descend(depth + 1, inner, last, base, at, slice, leaf);
                     if l.clip {
                         base[l.dim] += l.mult;
                     }
                 }
                 if l.clip {
-                    base[l.dim] -= n * l.mult;
+                    base[l.dim] -= steps.end * l.mult;
                 }
             }
         }
@@ -379,14 +543,16 @@ mod tests {
     #[test]
     fn transposes_are_blocks() {
         let n = nest("f32[64,64,64,64]{0,1,2,3}", "f32[64,64,64,64]{3,2,1,0}");
-        let Kernel::Block { a, b, .. } = n.kernel else {
+        let Kernel::Block { a, b, form } = n.kernel else {
             panic!("{:?}", n.kernel)
         };
-        // 8×8 f32 blocks (256 bytes) in tiles of 64×64 (256 bytes a side): the loops over
-        // the blocks of a tile innermost, then the loops over tiles, then the other dims.
-        assert_eq!((a.size, b.size), (8, 8));
-        let inner: Vec<usize> = n.outer.iter().map(|l| l.dst.min(l.src)).collect();
-        assert_eq!(inner[inner.len() - 2..], [8, 8]);
-        assert_eq!(inner[inner.len() - 4..inner.len() - 2], [64, 64]);
+        // 16×16 f32 blocks: one 64-byte line a side, transposed a vector at a time; the
+        // loop over blocks along the source's rows innermost.
+        assert_eq!(
+            (a.size, b.size, form),
+            (16, 16, Form::Lanes { wide: [ONCE; 2] })
+        );
+        let last = n.outer.last().unwrap();
+        assert_eq!((last.src, last.dst), (16, 16 * 64 * 64 * 64));
     }
 }

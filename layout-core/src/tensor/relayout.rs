@@ -4,11 +4,18 @@
 //!
 //! A [`CopyPlan`] is compiled once from the two layouts: both offsets written as sums over
 //! common digits of the logical index (see the `digits` module), ordered into a loop nest
-//! around a kernel that copies runs of slots or transposes small blocks in registers (the
-//! `nest` and `kernels` modules). The engine is generic only over the storage width: slots of
-//! 1, 2, 4, 8 or 16 bytes, and bit fields for packed storage. Pairs whose offsets are not
-//! linear in common digits (a sub-tile that does not divide its tile) are copied element by
-//! element in logical order.
+//! around a kernel (the `nest` and `kernels` modules): runs of slots consecutive on both
+//! sides, rows interleaved into runs or split from them (`(2,1)`, `(4,1)`, `(8,1)`
+//! sub-tiles), or transposes of blocks up to a cache line a side, all made of one 16-byte
+//! shuffle at the slot's width (the `lanes` module), so that both sides read and write whole
+//! lines. The engine is generic only over the storage width: slots of 1, 2, 4, 8 or 16 bytes,
+//! and bit fields for packed storage (`E(4)` interleaves through bytes, packing and unpacking
+//! runs a byte at a time). Pairs whose offsets are not linear in common digits (a sub-tile
+//! that does not divide its tile) are copied element by element in logical order.
+//!
+//! With the `rayon` feature, copies of 4 MiB or more between storage of whole bytes run on
+//! rayon's thread pool, each thread on its own slice of the destination (packed storage stays
+//! on one thread: two threads could write halves of one byte).
 
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};
@@ -18,7 +25,7 @@ use core::ops::Range;
 
 use super::bits::{self, BitFields};
 use super::digits::loops;
-use super::nest::Nest;
+use super::nest::{Nest, Slice};
 use super::{LengthError, kernels, stream};
 use crate::index::Plan;
 use crate::model::{ArrayShape, Errors, PrimitiveType};
@@ -292,11 +299,14 @@ impl CopyPlan {
             match loops(dst, src) {
                 Some(loops) => {
                     let words = s.bits == d.bits && matches!(s.bits, 8 | 16 | 32 | 64 | 128);
-                    let nest = Nest::new(
-                        loops,
-                        dst.dims().to_vec(),
-                        if words { s.bits / 8 } else { 0 },
-                    );
+                    // `E(4)` on both sides: the loops of bytes (its interleaves go through
+                    // bytes); other bit fields element by element around runs.
+                    let width = match (s.bits, d.bits) {
+                        _ if words => s.bits / 8,
+                        (4, 4) => 1,
+                        _ => 0,
+                    };
+                    let nest = Nest::new(loops, dst.dims().to_vec(), width);
                     if words {
                         How::Words {
                             nest,
@@ -348,7 +358,8 @@ impl CopyPlan {
         self.dst.bytes
     }
 
-    /// Copies every element of `src` into `dst`.
+    /// Copies every element of `src` into `dst` (on rayon's thread pool for 4 MiB or more of
+    /// whole-byte storage, with the `rayon` feature).
     ///
     /// # Errors
     /// [`RelayoutError::Length`] if a buffer's length is not its layout's byte size.
@@ -447,19 +458,55 @@ impl CopyPlan {
             How::Bitcast { bytes } => {
                 let from = (parts.start * BITCAST_PART).min(*bytes);
                 let to = (parts.end.saturating_mul(BITCAST_PART)).min(*bytes);
-                dst[dp + from..dp + to].copy_from_slice(&src[sp + from..sp + to]);
+                let (dst, src) = (&mut dst[dp + from..dp + to], &src[sp + from..sp + to]);
+                if dst.len() < PARALLEL_BYTES {
+                    dst.copy_from_slice(src);
+                } else {
+                    split(dst, BITCAST_PART, 0..parts.len(), &|dst, k| {
+                        let at = k.start * BITCAST_PART;
+                        dst.copy_from_slice(&src[at..at + dst.len()]);
+                    });
+                }
             }
             How::Words { nest, width } => {
                 let (dst, src) = (&mut dst[dp..], &src[sp..]);
-                match width {
-                    1 => words_copy::<u8, 1>(nest, dst, src, parts, stream),
-                    2 => words_copy::<u16, 2>(nest, dst, src, parts, stream),
-                    4 => words_copy::<u32, 4>(nest, dst, src, parts, stream),
-                    8 => words_copy::<u64, 8>(nest, dst, src, parts, stream),
-                    _ => words_copy::<u128, 16>(nest, dst, src, parts, stream),
-                }
-                if stream {
-                    stream::fence();
+                let copy = |dst: &mut [u8], slice: &Slice| {
+                    match width {
+                        1 => words_copy::<u8, 1>(nest, dst, src, slice, stream),
+                        2 => words_copy::<u16, 2>(nest, dst, src, slice, stream),
+                        4 => words_copy::<u32, 4>(nest, dst, src, slice, stream),
+                        8 => words_copy::<u64, 8>(nest, dst, src, slice, stream),
+                        _ => words_copy::<u128, 16>(nest, dst, src, slice, stream),
+                    }
+                    if stream {
+                        stream::fence();
+                    }
+                };
+                let whole = parts == (0..nest.parts());
+                match nest.split_loop() {
+                    Some((depth, slots)) if PARALLEL && whole && dst.len() >= PARALLEL_BYTES => {
+                        // Step `k` of the loop at `depth` writes only its own `slots` slots.
+                        let steps = 0..nest.outer[depth].size;
+                        split(dst, slots * width, steps, &|dst, steps| {
+                            let origin = steps.start * slots;
+                            copy(
+                                dst,
+                                &Slice {
+                                    depth,
+                                    steps,
+                                    origin,
+                                },
+                            );
+                        });
+                    }
+                    _ => copy(
+                        dst,
+                        &Slice {
+                            depth: 0,
+                            steps: parts,
+                            origin: 0,
+                        },
+                    ),
                 }
             }
             How::Bits { nest, fields } => bits::copy(nest, fields, dst, src, parts),
@@ -474,16 +521,64 @@ impl CopyPlan {
     }
 }
 
+/// Copies of at least this many bytes run their parts on rayon's thread pool (with the
+/// `rayon` feature): below it, waking the threads costs more than they save.
+const PARALLEL_BYTES: usize = 4 << 20;
+
+/// Whether the `rayon` feature is on.
+const PARALLEL: bool = cfg!(feature = "rayon");
+
+/// Runs `copy(slice, parts)` over the parts `parts`, whose destination `dst` (from the start
+/// of part `parts.start`) holds `part` bytes a part (the last one possibly fewer): one call,
+/// or with the `rayon` feature one per thread of rayon's pool, each on its own slice.
+fn split(
+    dst: &mut [u8],
+    part: usize,
+    parts: Range<usize>,
+    copy: &(impl Fn(&mut [u8], Range<usize>) + Sync),
+) {
+    #[cfg(feature = "rayon")]
+    {
+        let pieces = rayon::current_num_threads().min(parts.len());
+        if pieces > 1 {
+            return pieces_of(dst, part, parts, pieces, copy);
+        }
+    }
+    let _ = part;
+    copy(dst, parts);
+}
+
+/// [`split`] into `pieces` calls side by side.
+#[cfg(feature = "rayon")]
+fn pieces_of(
+    dst: &mut [u8],
+    part: usize,
+    parts: Range<usize>,
+    pieces: usize,
+    copy: &(impl Fn(&mut [u8], Range<usize>) + Sync),
+) {
+    if pieces <= 1 {
+        return copy(dst, parts);
+    }
+    let half = pieces / 2;
+    let mid = parts.start + parts.len() * half / pieces;
+    let (left, right) = dst.split_at_mut(((mid - parts.start) * part).min(dst.len()));
+    rayon::join(
+        || pieces_of(left, part, parts.start..mid, half, copy),
+        || pieces_of(right, part, mid..parts.end, pieces - half, copy),
+    );
+}
+
 fn words_copy<W: kernels::Word<N>, const N: usize>(
     nest: &Nest,
     dst: &mut [u8],
     src: &[u8],
-    parts: Range<usize>,
+    slice: &Slice,
     stream: bool,
 ) {
     let (dst, _) = dst.as_chunks_mut::<N>();
     let (src, _) = src.as_chunks::<N>();
-    kernels::copy::<W, N>(nest, dst, src, parts, stream);
+    kernels::copy::<W, N>(nest, dst, src, slice, stream);
 }
 
 /// Copies every element of `src`, laid out as `src_shape`, into `dst`, laid out as

@@ -7,8 +7,14 @@
 /// cannot stay in a 32 MiB last-level cache anyway.
 pub(crate) const STREAM_BYTES: usize = 16 << 20;
 
-/// `dst.copy_from_slice(src)`, with non-temporal stores where `dst` is 16-byte aligned and
-/// the target has them (x86_64). Call [`fence`] after the last one.
+/// Bytes of a cache line: non-temporal stores pay off only for whole lines (a partly
+/// written line leaves the write-combining buffer as a partial write, several times slower
+/// than a normal store).
+pub(crate) const LINE: usize = 64;
+
+/// `dst.copy_from_slice(src)`, with non-temporal stores for the whole cache lines of `dst`
+/// where the target has them (x86_64); the partial lines at either end are copied normally.
+/// Call [`fence`] after the last one.
 ///
 /// # Panics
 /// If the lengths differ.
@@ -18,15 +24,23 @@ pub(crate) fn copy(dst: &mut [u8], src: &[u8]) {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
-        let bytes = dst.len();
-        let d = dst.as_mut_ptr();
-        let s = src.as_ptr();
-        if d.align_offset(16) == 0 && bytes.is_multiple_of(16) {
-            for k in 0..bytes / 16 {
-                // SAFETY: `k * 16 + 16 <= bytes`, the length of both slices, so both 16-byte
-                // accesses are in bounds; `d` is 16-byte aligned, as `_mm_stream_si128` needs,
-                // and `_mm_loadu_si128` takes any alignment. Bytes have no invalid values.
-                // SSE2 is part of the x86_64 baseline. `dst` and `src` do not overlap (`&mut`).
+        let head = dst.as_ptr().align_offset(LINE).min(dst.len());
+        let body = (dst.len() - head) / LINE * LINE;
+        if body > 0 {
+            let (dh, rest) = dst.split_at_mut(head);
+            let (db, dt) = rest.split_at_mut(body);
+            let (sh, rest) = src.split_at(head);
+            let (sb, st) = rest.split_at(body);
+            dh.copy_from_slice(sh);
+            dt.copy_from_slice(st);
+            let d = db.as_mut_ptr();
+            let s = sb.as_ptr();
+            for k in 0..body / 16 {
+                // SAFETY: `k * 16 + 16 <= body`, the length of both `db` and `sb`, so both
+                // 16-byte accesses are in bounds; `d` is 64-byte aligned, so `d + 16k` is
+                // 16-byte aligned as `_mm_stream_si128` needs, and `_mm_loadu_si128` takes any
+                // alignment. Bytes have no invalid values. SSE2 is part of the x86_64
+                // baseline. `db` and `sb` do not overlap (`&mut`).
                 unsafe {
                     let v = _mm_loadu_si128(s.add(k * 16).cast::<__m128i>());
                     _mm_stream_si128(d.add(k * 16).cast::<__m128i>(), v);
@@ -36,6 +50,30 @@ pub(crate) fn copy(dst: &mut [u8], src: &[u8]) {
         }
     }
     dst.copy_from_slice(src);
+}
+
+/// `*dst = *src` for one cache line: non-temporal stores when `dst` is a whole line (64-byte
+/// aligned) and the target has them (x86_64).
+#[inline(always)]
+pub(crate) fn line(dst: &mut [u8; LINE], src: &[u8; LINE]) {
+    #[cfg(target_arch = "x86_64")]
+    if dst.as_ptr().align_offset(LINE) == 0 {
+        use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+        let d = dst.as_mut_ptr();
+        let s = src.as_ptr();
+        for k in 0..LINE / 16 {
+            // SAFETY: `k * 16 + 16 <= LINE`, the length of both arrays, so both 16-byte
+            // accesses are in bounds; `d` is 64-byte aligned, so `d + 16k` is 16-byte aligned
+            // as `_mm_stream_si128` needs, and `_mm_loadu_si128` takes any alignment. SSE2 is
+            // part of the x86_64 baseline. `dst` and `src` do not overlap (`&mut`).
+            unsafe {
+                let v = _mm_loadu_si128(s.add(k * 16).cast::<__m128i>());
+                _mm_stream_si128(d.add(k * 16).cast::<__m128i>(), v);
+            }
+        }
+        return;
+    }
+    *dst = *src;
 }
 
 /// Makes later loads see the streamed stores (`sfence`).

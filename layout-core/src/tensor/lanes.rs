@@ -1,0 +1,279 @@
+//! 16-byte vectors of slots and the one shuffle the block kernels are made of: the perfect
+//! shuffle of `M` vectors at a slot width of `W` bytes (`lo`/`hi` interleaves, SSE2's
+//! `punpckl*`/`punpckh*` on x86_64, a plain byte loop elsewhere).
+//!
+//! One round takes vectors `i` and `i + M/2` and interleaves their slots into vectors `2i`
+//! and `2i + 1`: as the bits of a slot's position in the `M · 16/W` slots, a rotation by one.
+//! So `log2 M` rounds interleave `M` rows into one run (and a transpose of an `n × n` block,
+//! `n = 16/W`, is the `n`-way interleave of its rows), and `log2 n` rounds split a run into
+//! `M` rows: one primitive for transposes, interleaves and their inverses, at every width.
+//!
+//! LLVM turns the plain loop into shuffles only for 4- and 8-byte slots (measured: bytes
+//! stayed scalar, 8× slower), hence the intrinsics on x86_64.
+#![allow(unsafe_code)]
+
+/// Bytes of a vector.
+pub(crate) const BYTES: usize = 16;
+
+#[cfg(target_arch = "x86_64")]
+mod imp {
+    use core::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_packus_epi16, _mm_set1_epi8,
+        _mm_set1_epi16, _mm_srli_epi16, _mm_storeu_si128, _mm_unpackhi_epi8, _mm_unpackhi_epi16,
+        _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi8, _mm_unpacklo_epi16,
+        _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+    };
+
+    /// 16 bytes in an SSE2 register.
+    #[derive(Clone, Copy)]
+    pub(crate) struct V(__m128i);
+
+    #[inline(always)]
+    pub(crate) fn load(b: &[u8; 16]) -> V {
+        // SAFETY: `b` is 16 readable bytes and `_mm_loadu_si128` takes any alignment; SSE2 is
+        // part of the x86_64 baseline.
+        V(unsafe { _mm_loadu_si128(b.as_ptr().cast::<__m128i>()) })
+    }
+
+    #[inline(always)]
+    pub(crate) fn store(v: V, b: &mut [u8; 16]) {
+        // SAFETY: `b` is 16 writable bytes, borrowed mutably; `_mm_storeu_si128` takes any
+        // alignment; SSE2 is part of the x86_64 baseline.
+        unsafe { _mm_storeu_si128(b.as_mut_ptr().cast::<__m128i>(), v.0) }
+    }
+
+    /// The low halves of `a` and `b`, slots of `W` bytes interleaved.
+    #[inline(always)]
+    pub(crate) fn lo<const W: usize>(a: V, b: V) -> V {
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
+        V(unsafe {
+            match W {
+                1 => _mm_unpacklo_epi8(a.0, b.0),
+                2 => _mm_unpacklo_epi16(a.0, b.0),
+                4 => _mm_unpacklo_epi32(a.0, b.0),
+                _ => _mm_unpacklo_epi64(a.0, b.0),
+            }
+        })
+    }
+
+    /// The 32 nibbles of `v`, low nibble of each byte first, as 32 bytes.
+    #[inline(always)]
+    pub(crate) fn nibbles_apart(v: V) -> [V; 2] {
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
+        unsafe {
+            let m = _mm_set1_epi8(0x0f);
+            let lo = _mm_and_si128(v.0, m);
+            let hi = _mm_and_si128(_mm_srli_epi16::<4>(v.0), m);
+            [V(_mm_unpacklo_epi8(lo, hi)), V(_mm_unpackhi_epi8(lo, hi))]
+        }
+    }
+
+    /// The low nibbles of the 32 bytes `a`, `b`, two to a byte (the first in the low
+    /// nibble): the inverse of [`nibbles_apart`].
+    #[inline(always)]
+    pub(crate) fn nibbles_together(a: V, b: V) -> V {
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
+        unsafe {
+            // Each 16-bit lane `lo | hi << 8` to `lo & 0xf | (hi & 0xf) << 4` in its low byte.
+            let pair = |x: __m128i| {
+                let lo = _mm_and_si128(x, _mm_set1_epi16(0x000f));
+                let hi = _mm_and_si128(_mm_srli_epi16::<4>(x), _mm_set1_epi16(0x00f0));
+                _mm_or_si128(lo, hi)
+            };
+            V(_mm_packus_epi16(pair(a.0), pair(b.0)))
+        }
+    }
+
+    /// The high halves of `a` and `b`, slots of `W` bytes interleaved.
+    #[inline(always)]
+    pub(crate) fn hi<const W: usize>(a: V, b: V) -> V {
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
+        V(unsafe {
+            match W {
+                1 => _mm_unpackhi_epi8(a.0, b.0),
+                2 => _mm_unpackhi_epi16(a.0, b.0),
+                4 => _mm_unpackhi_epi32(a.0, b.0),
+                _ => _mm_unpackhi_epi64(a.0, b.0),
+            }
+        })
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+mod imp {
+    /// 16 bytes.
+    #[derive(Clone, Copy)]
+    pub(crate) struct V([u8; 16]);
+
+    #[inline(always)]
+    pub(crate) fn load(b: &[u8; 16]) -> V {
+        V(*b)
+    }
+
+    #[inline(always)]
+    pub(crate) fn store(v: V, b: &mut [u8; 16]) {
+        *b = v.0;
+    }
+
+    #[inline(always)]
+    fn half<const W: usize>(a: V, b: V, from: usize) -> V {
+        let mut o = [0u8; 16];
+        for i in 0..8 / W {
+            for k in 0..W {
+                o[2 * i * W + k] = a.0[from + i * W + k];
+                o[2 * i * W + W + k] = b.0[from + i * W + k];
+            }
+        }
+        V(o)
+    }
+
+    #[inline(always)]
+    pub(crate) fn lo<const W: usize>(a: V, b: V) -> V {
+        half::<W>(a, b, 0)
+    }
+
+    #[inline(always)]
+    pub(crate) fn hi<const W: usize>(a: V, b: V) -> V {
+        half::<W>(a, b, 8)
+    }
+
+    #[inline(always)]
+    pub(crate) fn nibbles_apart(v: V) -> [V; 2] {
+        let mut o = [[0u8; 16]; 2];
+        for (k, &x) in v.0.iter().enumerate() {
+            o[k / 8][2 * (k % 8)] = x & 0x0f;
+            o[k / 8][2 * (k % 8) + 1] = x >> 4;
+        }
+        [V(o[0]), V(o[1])]
+    }
+
+    #[inline(always)]
+    pub(crate) fn nibbles_together(a: V, b: V) -> V {
+        let mut o = [0u8; 16];
+        for (k, x) in o.iter_mut().enumerate() {
+            let from = if k < 8 { &a.0 } else { &b.0 };
+            let j = 2 * (k % 8);
+            *x = (from[j] & 0x0f) | (from[j + 1] << 4);
+        }
+        V(o)
+    }
+}
+
+pub(crate) use imp::{V, load, nibbles_apart, nibbles_together, store};
+
+/// `rounds` rounds of the perfect shuffle of the `M` vectors `v` (a power of two) at slot
+/// width `W` (1, 2, 4 or 8 bytes).
+#[inline(always)]
+pub(crate) fn shuffle<const W: usize, const M: usize>(v: &mut [V; M], rounds: usize) {
+    for _ in 0..rounds {
+        let old = *v;
+        for i in 0..M / 2 {
+            v[2 * i] = imp::lo::<W>(old[i], old[i + M / 2]);
+            v[2 * i + 1] = imp::hi::<W>(old[i], old[i + M / 2]);
+        }
+    }
+}
+
+/// `log2 n` for a power of two.
+#[inline(always)]
+pub(crate) const fn log2(n: usize) -> usize {
+    n.trailing_zeros() as usize
+}
+
+/// The 16 bytes of `s` from `at`.
+#[inline(always)]
+pub(crate) fn at(s: &[u8], at: usize) -> V {
+    let b: &[u8; BYTES] = s[at..at + BYTES].try_into().expect("16 bytes");
+    load(b)
+}
+
+/// Writes `v` into the 16 bytes of `d` from `at`.
+#[inline(always)]
+pub(crate) fn put(v: V, d: &mut [u8], at: usize) {
+    let b: &mut [u8; BYTES] = (&mut d[at..at + BYTES]).try_into().expect("16 bytes");
+    store(v, b);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// The slots of `M` vectors after `rounds` rounds, by brute force: a round maps slot
+    /// position `p` (vector-major) to the rotation of its bits by one.
+    fn reference(w: usize, m: usize, rounds: usize) -> Vec<usize> {
+        let n = 16 / w;
+        let mut at: Vec<usize> = (0..m * n).collect(); // at[p] = original slot now at p
+        for _ in 0..rounds {
+            let mut next = vec![0; m * n];
+            for (p, &orig) in at.iter().enumerate() {
+                // Vector i (< m/2) and i + m/2: slot l of the pair goes to 2·(i·n + l) + half.
+                let (vec, lane) = (p / n, p % n);
+                let (i, side) = (vec % (m / 2), vec / (m / 2));
+                let q = 2 * (i * n + lane) + side;
+                next[q] = orig;
+            }
+            at = next;
+        }
+        at
+    }
+
+    fn run<const W: usize, const M: usize>(rounds: usize) -> Vec<usize> {
+        let n = 16 / W;
+        let mut bytes = vec![0u8; M * 16];
+        for p in 0..M * n {
+            bytes[p * W] = p as u8;
+        }
+        let mut v: [V; M] = core::array::from_fn(|k| at(&bytes, 16 * k));
+        shuffle::<W, M>(&mut v, rounds);
+        for (k, x) in v.iter().enumerate() {
+            put(*x, &mut bytes, 16 * k);
+        }
+        (0..M * n).map(|p| usize::from(bytes[p * W])).collect()
+    }
+
+    #[test]
+    fn rounds_rotate_positions() {
+        for rounds in 0..5 {
+            assert_eq!(run::<1, 16>(rounds), reference(1, 16, rounds));
+            assert_eq!(run::<1, 4>(rounds), reference(1, 4, rounds));
+            assert_eq!(run::<2, 8>(rounds), reference(2, 8, rounds));
+            assert_eq!(run::<2, 2>(rounds), reference(2, 2, rounds));
+            assert_eq!(run::<4, 4>(rounds), reference(4, 4, rounds));
+            assert_eq!(run::<8, 2>(rounds), reference(8, 2, rounds));
+        }
+    }
+
+    #[test]
+    fn interleave_transpose_and_split() {
+        // 4 rows of bytes interleaved: slot y of row x at 4y + x.
+        let r = run::<1, 4>(2);
+        assert!((0..64).all(|p| r[p] == (p % 4) * 16 + p / 4));
+        // A 4×4 transpose of u32.
+        let r = run::<4, 4>(2);
+        assert!((0..16).all(|p| r[p] == (p % 4) * 4 + p / 4));
+        // A run of bf16 pairs split into 2 rows of 8: log2(8) rounds.
+        let r = run::<2, 2>(3);
+        assert!((0..16).all(|p| r[p] == (p % 8) * 2 + p / 8));
+    }
+
+    #[test]
+    fn nibbles_apart_and_together() {
+        let bytes: Vec<u8> = (0..16u8)
+            .map(|k| k.wrapping_mul(37).wrapping_add(11))
+            .collect();
+        let [a, b] = nibbles_apart(at(&bytes, 0));
+        let mut out = [0u8; 32];
+        put(a, &mut out, 0);
+        put(b, &mut out, 16);
+        for (k, &x) in bytes.iter().enumerate() {
+            assert_eq!((out[2 * k], out[2 * k + 1]), (x & 0x0f, x >> 4));
+        }
+        // High nibbles of the inputs are ignored.
+        let wide: Vec<u8> = out.iter().map(|&x| x | 0xa0).collect();
+        let mut back = [0u8; 16];
+        put(nibbles_together(at(&wide, 0), at(&wide, 16)), &mut back, 0);
+        assert_eq!(back[..], bytes[..]);
+    }
+}
