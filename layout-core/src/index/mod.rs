@@ -2,8 +2,10 @@
 //! to element offsets and back and gives every size; [`Expr`] is the offset in closed form;
 //! the traversals visit elements in logical or in memory order.
 
+mod divide;
 mod expr;
 mod plan;
+mod program;
 mod seek;
 mod traverse;
 
