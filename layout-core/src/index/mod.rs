@@ -6,6 +6,7 @@ mod divide;
 mod expr;
 mod plan;
 mod program;
+pub(crate) mod runs;
 mod seek;
 mod traverse;
 

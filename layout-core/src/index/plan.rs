@@ -125,7 +125,7 @@ impl Plan {
                     "dimension",
                 )
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<Vec<_>, _>>()?;
         let physical_extents = order
             .iter()
             .map(|&d| to_usize(extents[d], "dimension"))
@@ -138,7 +138,7 @@ impl Plan {
             .iter()
             .map(|&s| to_usize(s, "stride"))
             .collect::<Result<Vec<_>, _>>()?;
-        let program = Program::new(&order, &steps, &expanded, &strides);
+        let program = Program::new(&dims, &order, &steps, &expanded, &strides);
         Ok(Plan {
             dims,
             physical: order,

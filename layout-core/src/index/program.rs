@@ -5,8 +5,17 @@
 //! every remainder by a tile size of 1), so that the program only divides what can be
 //! nonzero, each division by a [`Divisor`] fixed here. When every division is by a power of
 //! two and no `*` merges entries, each expanded coordinate is a bit field of one index entry,
-//! and the offset is a sum of `((index[d] >> shift) & mask) · stride`: the [`Program::Fields`]
-//! form, which is what the common layouts (`T(8,128)`, `T(8,128)(2,1)`, untiled) compile to.
+//! and the offset is a sum of `((index[d] >> shift) & mask) · stride`.
+//!
+//! The bit fields of one index entry `x` cut its bits into ranges `[a_0 = 0, a_1)`,
+//! `[a_1, a_2)`, ..., each with a stride `S_k` (0 for bits no field reads). Since
+//! `(x >> a_k) & (2^(a_(k+1) − a_k) − 1) = (x >> a_k) − ((x >> a_(k+1)) << (a_(k+1) − a_k))`,
+//! their sum telescopes to `Σ_k (x >> a_k) · C_k` with `C_k = S_k − S_(k−1) · 2^(a_k − a_(k−1))`
+//! (in wrapping arithmetic, exact because the offset fits): no masks, and ranges that start
+//! above the dimension's highest bit drop out. `T(8,128)` on `[i, j]` becomes
+//! `i·128 + (i >> 3)·7168 + j + (j >> 7)·896`. Layouts of rank up to [`INLINE_DIMS`] with up
+//! to three ranges per dimension (one level of tiles, or `T(8,128)(2,1)`) keep these terms in
+//! the plan itself, so that a loop of offsets holds them in registers.
 //!
 //! [`Plan::offset`]: crate::index::Plan::offset
 
@@ -43,10 +52,95 @@ pub(crate) enum Op {
     Scale { reg: usize, mult: usize },
 }
 
-/// A compiled offset.
+/// The most dimensions whose terms a plan keeps in itself.
+const INLINE_DIMS: usize = 4;
+
+/// The offset contribution of one index entry `x`:
+/// `x · scale + (x >> shifts[0]) · coefs[0] + (x >> shifts[1]) · coefs[1]` (wrapping).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Terms {
+    scale: usize,
+    shifts: [u32; 2],
+    coefs: [usize; 2],
+}
+
+impl Terms {
+    #[inline(always)]
+    fn eval(&self, x: usize) -> usize {
+        x.wrapping_mul(self.scale)
+            .wrapping_add((x >> self.shifts[0]).wrapping_mul(self.coefs[0]))
+            .wrapping_add((x >> self.shifts[1]).wrapping_mul(self.coefs[1]))
+    }
+
+    /// The terms of the fields of one index entry below `extent`, if they fit.
+    fn new(fields: &[Field], extent: usize) -> Option<Terms> {
+        // The bits an in-range entry can have.
+        let bits = usize::BITS - extent.saturating_sub(1).leading_zeros();
+        // (start bit, stride) of each range, in order, gaps filled with stride 0.
+        let mut sorted: Vec<&Field> = fields.iter().collect();
+        sorted.sort_by_key(|f| f.shift);
+        let mut ranges: Vec<(u32, usize)> = Vec::new();
+        let mut next = 0u32;
+        for f in sorted {
+            if f.shift < next {
+                return None; // overlapping fields: not a partition
+            }
+            if f.shift > next {
+                ranges.push((next, 0));
+            }
+            ranges.push((f.shift, f.stride));
+            next = match f.mask {
+                usize::MAX => u32::MAX,
+                m => f.shift + m.count_ones(),
+            };
+        }
+        if next < bits {
+            ranges.push((next, 0));
+        }
+        // C_k = S_k − S_(k−1) · 2^(a_k − a_(k−1)); ranges past the entry's bits read 0.
+        let mut terms: Vec<(u32, usize)> = Vec::new();
+        let mut previous: Option<(u32, usize)> = None;
+        for &(a, stride) in &ranges {
+            if a >= bits && a > 0 {
+                break;
+            }
+            let c = match previous {
+                None => stride,
+                Some((pa, ps)) => stride.wrapping_sub(ps.wrapping_mul(1usize << (a - pa))),
+            };
+            terms.push((a, c));
+            previous = Some((a, stride));
+        }
+        let mut t = Terms::default();
+        for (k, &(a, c)) in terms.iter().enumerate() {
+            match k {
+                0 if a == 0 => t.scale = c,
+                1 | 2 if terms[0].0 == 0 => {
+                    t.shifts[k - 1] = a;
+                    t.coefs[k - 1] = c;
+                }
+                _ => return None,
+            }
+        }
+        Some(t)
+    }
+}
+
+/// A compiled offset: for layouts of rank up to [`INLINE_DIMS`] made of bit fields that fit
+/// [`Terms`], one `Terms` per dimension kept in the plan itself, so that a loop of offsets
+/// holds them in registers; otherwise the rest of the program.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Program {
-    /// `Σ ((index[dim] >> shift) & mask) · stride`.
+pub(crate) struct Program {
+    inline: [Terms; INLINE_DIMS],
+    rest: Rest,
+}
+
+/// What a [`Program`] runs when its inline terms are not the offset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Rest {
+    /// Nothing: the inline terms are the whole offset.
+    None,
+    /// Bit fields: `Σ ((index[dim] >> shift) & mask) · stride`.
     Fields(Vec<Field>),
     /// Registers loaded from the index (`loads[r]` is the logical dimension of register
     /// `r`), the operations, then `Σ r[reg] · stride` over `leaves`.
@@ -77,6 +171,7 @@ impl Program {
     /// sizes. Registers are reused once a `*` merge frees them, so there are never more than
     /// the widest the working index gets.
     pub(crate) fn new(
+        dims: &[usize],
         physical: &[usize],
         steps: &[Step],
         expanded: &[usize],
@@ -139,15 +234,37 @@ impl Program {
             .filter_map(|(&reg, (&size, &stride))| Some((reg?, stride)).filter(|_| size > 1))
             .collect();
         let loads = physical.to_vec();
-        match Self::fields(&loads, &ops, registers, &leaves) {
-            Some(fields) => Program::Fields(fields),
-            None => Program::Ops {
+        let mut inline = [Terms::default(); INLINE_DIMS];
+        let rest = match Self::fields(&loads, &ops, registers, &leaves) {
+            Some(fields) if dims.len() <= INLINE_DIMS => {
+                let per_dim = dims.iter().enumerate().map(|(d, &extent)| {
+                    let of_dim: Vec<Field> =
+                        fields.iter().filter(|f| f.dim == d).copied().collect();
+                    Terms::new(&of_dim, extent)
+                });
+                let mut all = true;
+                for (slot, terms) in inline.iter_mut().zip(per_dim) {
+                    match terms {
+                        Some(t) => *slot = t,
+                        None => all = false,
+                    }
+                }
+                if all {
+                    Rest::None
+                } else {
+                    inline = [Terms::default(); INLINE_DIMS];
+                    Rest::Fields(fields)
+                }
+            }
+            Some(fields) => Rest::Fields(fields),
+            None => Rest::Ops {
                 loads,
                 ops,
                 registers,
                 leaves,
             },
-        }
+        };
+        Program { inline, rest }
     }
 
     /// The bit-field form, if every operation is a split by a power of two.
@@ -209,21 +326,31 @@ impl Program {
     /// The offset of `index` (one entry per logical dimension; missing entries read as 0).
     #[inline]
     pub(crate) fn eval(&self, index: &[usize]) -> usize {
-        match self {
-            Program::Fields(fields) => sum_fields(fields, index),
-            Program::Ops { registers, .. } if *registers <= NARROW => {
-                self.run_ops::<NARROW>(index)
-            }
-            Program::Ops { .. } => self.run_ops::<{ crate::index::MAX_EXPANDED_RANK }>(index),
+        match &self.rest {
+            Rest::None => index
+                .iter()
+                .zip(&self.inline)
+                .fold(0usize, |acc, (&x, t)| acc.wrapping_add(t.eval(x))),
+            _ => self.eval_rest(index),
+        }
+    }
+
+    /// The offset when the inline fields are not the whole program.
+    fn eval_rest(&self, index: &[usize]) -> usize {
+        match &self.rest {
+            Rest::None => self.eval(index),
+            Rest::Fields(fields) => sum_fields(fields, index),
+            Rest::Ops { registers, .. } if *registers <= NARROW => self.run_ops::<NARROW>(index),
+            Rest::Ops { .. } => self.run_ops::<{ crate::index::MAX_EXPANDED_RANK }>(index),
         }
     }
 
     /// The general form, with `N >= registers` registers on the stack.
     #[inline]
     fn run_ops<const N: usize>(&self, index: &[usize]) -> usize {
-        let Program::Ops {
+        let Rest::Ops {
             loads, ops, leaves, ..
-        } = self
+        } = &self.rest
         else {
             return 0;
         };
@@ -244,58 +371,48 @@ impl Program {
                 Op::Scale { reg, mult } => r[reg] = r[reg].wrapping_mul(mult),
             }
         }
-        leaves
-            .iter()
-            .fold(0usize, |acc, &(reg, stride)| {
-                acc.wrapping_add(r[reg].wrapping_mul(stride))
-            })
+        leaves.iter().fold(0usize, |acc, &(reg, stride)| {
+            acc.wrapping_add(r[reg].wrapping_mul(stride))
+        })
     }
 
     /// The offsets of many indices: `out[n]` is the offset of `indices[n]`.
+    #[inline]
     pub(crate) fn eval_many<I: AsRef<[usize]>>(&self, indices: &[I], out: &mut [usize]) {
-        match self {
-            Program::Fields(fields) => {
+        match &self.rest {
+            Rest::None => {
+                // A copy, so that the stores to `out` cannot reload the terms.
+                let terms = self.inline;
+                for (o, i) in out.iter_mut().zip(indices) {
+                    *o = i
+                        .as_ref()
+                        .iter()
+                        .zip(&terms)
+                        .fold(0usize, |acc, (&x, t)| acc.wrapping_add(t.eval(x)));
+                }
+            }
+            Rest::Fields(fields) => {
                 // Field by field over all indices, so that each field's constants stay in
-                // registers and the inner loop is a shift, a mask, a multiply and an add.
+                // registers.
                 out.fill(0);
-                for f in fields {
+                for &f in fields {
                     for (o, i) in out.iter_mut().zip(indices) {
                         *o = o.wrapping_add(f.eval(i.as_ref()));
                     }
                 }
             }
-            Program::Ops { .. } => {
+            Rest::Ops { .. } => {
                 for (o, i) in out.iter_mut().zip(indices) {
-                    *o = self.eval(i.as_ref());
+                    *o = self.eval_rest(i.as_ref());
                 }
             }
         }
     }
 }
 
-/// `Σ field(index)`, unrolled for the common field counts (2 per dimension of a tiled
-/// rank-2 layout, up to 8).
+/// `Σ field(index)`.
 #[inline(always)]
 fn sum_fields(fields: &[Field], index: &[usize]) -> usize {
-    #[inline(always)]
-    fn unrolled<const N: usize>(fields: &[Field; N], index: &[usize]) -> usize {
-        fields
-            .iter()
-            .fold(0usize, |acc, f| acc.wrapping_add(f.eval(index)))
-    }
-    macro_rules! by_len {
-        ($($n:literal)*) => {
-            match fields.len() {
-                $($n => {
-                    if let Ok(f) = <&[Field; $n]>::try_from(fields) {
-                        return unrolled(f, index);
-                    }
-                })*
-                _ => {}
-            }
-        };
-    }
-    by_len!(1 2 3 4 5 6 7 8);
     fields
         .iter()
         .fold(0usize, |acc, f| acc.wrapping_add(f.eval(index)))

@@ -41,7 +41,8 @@ pub use relayout::{CopyPlan, RelayoutError, Side, relayout};
 
 use core::any::TypeId;
 
-use crate::index::{LogicalOffsets, MemoryOrder};
+#[cfg(feature = "ndarray")]
+use crate::index::LogicalOffsets;
 use crate::typed::{
     DimsError, DynArray, DynExtents, ElementType, Layout, SameArrayAs, Sizes, Static, StaticLayout,
     StorageKind,
@@ -540,12 +541,9 @@ dynamic_constructors! {
 }
 
 /// Offsets of every element in logical order, computed once per traversal.
+#[cfg(feature = "ndarray")]
 fn logical_offsets<L: Layout>(extents: &L::Extents) -> LogicalOffsets {
     L::plan_in(extents).logical_offsets()
-}
-
-fn memory_order<L: Layout>(extents: &L::Extents) -> MemoryOrder {
-    L::plan_in(extents).memory_order()
 }
 
 impl<D: AsRef<[L::Word]>, L: Layout> TensorBase<D, L> {
