@@ -154,7 +154,9 @@ proptest! {
 #[test]
 fn offsets_of_arrays() {
     let p: Plan = "bf16[16,256]{1,0:T(8,128)(2,1)}".parse().unwrap();
-    let indices: Vec<[usize; 2]> = (0..16).flat_map(|i| (0..256).map(move |j| [i, j])).collect();
+    let indices: Vec<[usize; 2]> = (0..16)
+        .flat_map(|i| (0..256).map(move |j| [i, j]))
+        .collect();
     let mut out = vec![0; indices.len()];
     p.offsets(&indices, &mut out);
     for (i, o) in indices.iter().zip(&out) {

@@ -99,7 +99,15 @@ mod tests {
     fn exact_at_the_edges_of_the_range() {
         let top = 1usize << 63;
         let divisors = (1..=300)
-            .chain([1000, 1023, 1025, 3 << 20, 1_000_003, (1 << 31) - 1, (1 << 40) + 7])
+            .chain([
+                1000,
+                1023,
+                1025,
+                3 << 20,
+                1_000_003,
+                (1 << 31) - 1,
+                (1 << 40) + 7,
+            ])
             .chain((2..40).map(|b| (1usize << b) - 1))
             .chain((2..40).map(|b| (1usize << b) + 1));
         for t in divisors {

@@ -45,7 +45,11 @@ impl Field {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Op {
     /// `r[rem] = r[src] % t; r[src] = r[src] / t`.
-    Split { src: usize, rem: usize, div: Divisor },
+    Split {
+        src: usize,
+        rem: usize,
+        div: Divisor,
+    },
     /// `r[lo] += r[hi] · mult` (a `*` merge).
     Combine { hi: usize, lo: usize, mult: usize },
     /// `r[reg] *= mult` (a `*` merge into an entry known to be 0).

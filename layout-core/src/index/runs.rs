@@ -107,7 +107,9 @@ fn bounds(plan: &Plan) -> Option<(Vec<Bound>, DigitDims)> {
             .coefs
             .iter()
             .zip(&plan.expanded)
-            .try_fold(0usize, |acc, (&c, &s)| acc.checked_add(c.checked_mul(s.saturating_sub(1))?));
+            .try_fold(0usize, |acc, (&c, &s)| {
+                acc.checked_add(c.checked_mul(s.saturating_sub(1))?)
+            });
         top.is_none_or(|top| top >= b.bound)
     });
     Some((bounds, dims))
@@ -278,7 +280,10 @@ impl RowWalk {
             return None;
         }
         let rank = plan.dims.len();
-        let total = plan.dims.iter().try_fold(0usize, |a, &d| a.checked_add(d))?;
+        let total = plan
+            .dims
+            .iter()
+            .try_fold(0usize, |a, &d| a.checked_add(d))?;
         if total > TABLE_CAP {
             return None;
         }
@@ -300,7 +305,14 @@ impl RowWalk {
             o
         };
         let (tables, row) = match rank.checked_sub(1) {
-            None => (Vec::new(), vec![Run { offset: 0, len: 1, stride: 1 }]),
+            None => (
+                Vec::new(),
+                vec![Run {
+                    offset: 0,
+                    len: 1,
+                    stride: 1,
+                }],
+            ),
             Some(last) => {
                 let tables: Vec<Vec<usize>> = (0..last)
                     .map(|d| (0..plan.dims[d]).map(|i| along(d, i)).collect())
@@ -438,6 +450,120 @@ impl LogicalRuns {
                 len: 1,
                 stride: 1,
             }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use proptest::prelude::*;
+
+    use super::{LogicalRuns, MemoryRuns, Run};
+    use crate::index::Plan;
+    use crate::model::{ArrayLayout, ArrayShape, PaddingValue, PrimitiveType, Tile, TileDim};
+
+    /// The row-major multi-index of a linear index.
+    fn unravel(mut linear: usize, dims: &[usize]) -> Vec<usize> {
+        let mut index = alloc::vec![0; dims.len()];
+        for k in (0..dims.len()).rev() {
+            index[k] = linear % dims[k];
+            linear /= dims[k];
+        }
+        index
+    }
+
+    fn slots(run: Run) -> impl Iterator<Item = usize> {
+        (0..run.len).map(move |k| run.offset + k * run.stride)
+    }
+
+    fn arb_tile(max_rank: usize) -> impl Strategy<Value = Tile> {
+        prop::collection::vec(
+            prop_oneof![
+                5 => prop::sample::select(alloc::vec![1i64, 2, 3, 4, 5, 8]).prop_map(TileDim::Size),
+                1 => Just(TileDim::Combine)
+            ],
+            1..=max_rank,
+        )
+        .prop_map(|mut dims| {
+            if let Some(last) = dims.last_mut()
+                && *last == TileDim::Combine
+            {
+                *last = TileDim::Size(2);
+            }
+            Tile(dims)
+        })
+    }
+
+    fn arb_array() -> impl Strategy<Value = ArrayShape> {
+        (0usize..=4)
+            .prop_flat_map(|rank| {
+                (
+                    prop::collection::vec(prop_oneof![12 => 1i64..9, 1 => Just(0i64)], rank),
+                    Just((0..rank as i64).collect::<Vec<_>>()).prop_shuffle(),
+                    prop::collection::vec(arb_tile(rank + 1), 0..=3),
+                    prop_oneof![3 => Just(1i64), 1 => 2i64..10],
+                    prop::option::weighted(0.2, prop::collection::vec(0i64..3, rank)),
+                )
+            })
+            .prop_map(|(dims, m2m, tiles, l, extra)| {
+                let mut layout = ArrayLayout::new(m2m)
+                    .with_tiles(tiles)
+                    .with_tail_padding_alignment(l);
+                if let Some(extra) = extra {
+                    let padded = dims.iter().zip(extra).map(|(d, x)| d + x);
+                    layout = layout.with_padding(padded, PaddingValue::Zero);
+                }
+                ArrayShape::new(PrimitiveType::F32, dims).with_layout(layout)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// Both walks visit exactly the slots the per-index references give, in their order:
+        /// `Plan::offset` of each logical index, and every slot whose `Plan::index_of` holds
+        /// an element; the runs along one digit carry the logical index of each element.
+        #[test]
+        fn runs_match_per_index_references(a in arb_array()) {
+            let p = Plan::new(&a).unwrap();
+            prop_assume!(p.tiled_elements() <= 20_000);
+            let logical: Vec<usize> = (0..p.elements()).map(|l| p.offset(&unravel(l, p.dims()))).collect();
+            let mut runs = LogicalRuns::new(&p);
+            let mut walked = Vec::new();
+            while let Some(run) = runs.next_run() {
+                prop_assert!(run.len > 0);
+                walked.extend(slots(run));
+            }
+            prop_assert_eq!(&walked, &logical, "logical order of {}", a);
+
+            let in_memory: Vec<(usize, Vec<usize>)> = (0..p.tiled_elements())
+                .filter_map(|s| Some((s, p.index_of(s)?)))
+                .collect();
+            let mut runs = MemoryRuns::new(&p, false);
+            let mut walked = Vec::new();
+            while let Some(run) = runs.next_run(None) {
+                prop_assert!(run.len > 0);
+                walked.extend(slots(run));
+            }
+            let expected: Vec<usize> = in_memory.iter().map(|(s, _)| *s).collect();
+            prop_assert_eq!(&walked, &expected, "memory order of {}", a);
+
+            let mut runs = MemoryRuns::new(&p, true);
+            let step = runs.step();
+            let mut walked = Vec::new();
+            let mut index = alloc::vec![0; p.dims().len()];
+            while let Some(run) = runs.next_run(Some(&mut index)) {
+                prop_assert!(run.len > 0);
+                for s in slots(run) {
+                    walked.push((s, index.clone()));
+                    if let Some((d, w)) = step {
+                        index[d] += w;
+                    }
+                }
+            }
+            prop_assert_eq!(&walked, &in_memory, "memory order with indices of {}", a);
         }
     }
 }
