@@ -1,6 +1,6 @@
 //! Property tests of the tensor iterators against per-index references: `iter` and `iter_mut`
 //! against `get` of each logical index in row-major order (the typed closed-form offset),
-//! `values_physical` and `iter_physical` against every slot of the storage read back with
+//! (`next` and `fold`), `values_physical` and `iter_physical` against every slot of the storage read back with
 //! `Plan::index_of`, `map_inplace` and `zip_with` against `get` before and after, padding
 //! untouched; `len()` exact at every step, and `next` and `fold` (what `sum`, `collect` and
 //! `for_each` use) agreeing however the two are mixed. On layouts with padding, non-power-of-two
@@ -160,6 +160,22 @@ where
     drop(it);
     for l in 0..n {
         prop_assert_eq!(t.get(unravel(l, dims)), Some(L::Elem::make(l + 1000)));
+    }
+    // `next` for a few, then `fold` (`for_each`) for the rest.
+    let mut it = t.iter_mut();
+    let mut k = 0;
+    for x in it.by_ref().take(n / 3) {
+        *x = L::Elem::make(k + 2000);
+        k += 1;
+    }
+    prop_assert_eq!(it.len(), n - k);
+    it.for_each(|x| {
+        *x = L::Elem::make(k + 2000);
+        k += 1;
+    });
+    prop_assert_eq!(k, n);
+    for l in 0..n {
+        prop_assert_eq!(t.get(unravel(l, dims)), Some(L::Elem::make(l + 2000)));
     }
     Ok(())
 }

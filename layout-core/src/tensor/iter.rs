@@ -185,11 +185,16 @@ impl<L: Layout> Iterator for Physical<'_, L> {
             let (run, start) = (self.run, self.index);
             acc = match self.step {
                 Some((d, w)) => {
-                    let mut idx = start;
+                    // The moving coordinate in a register: no store and reload of the index
+                    // from one element to the next.
+                    let mut coord = start.as_ref().get(d).copied().unwrap_or(0);
                     fold_run::<L, B>(self.words, run, acc, &mut |acc, x| {
-                        let item = (idx, x);
-                        idx.as_mut()[d] += w;
-                        f(acc, item)
+                        let mut idx = start;
+                        if let Some(slot) = idx.as_mut().get_mut(d) {
+                            *slot = coord;
+                        }
+                        coord += w;
+                        f(acc, (idx, x))
                     })
                 }
                 None => fold_run::<L, B>(self.words, run, acc, &mut |acc, x| f(acc, (start, x))),
@@ -242,6 +247,28 @@ impl<'a, T> Iterator for IterMut<'a, T> {
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.remaining, Some(self.remaining))
+    }
+
+    #[inline]
+    fn fold<B, F: FnMut(B, &'a mut T) -> B>(mut self, init: B, mut f: F) -> B {
+        let mut acc = init;
+        let mut run = self.run;
+        loop {
+            if run.len > 0 {
+                let last = run.offset + (run.len - 1) * run.stride;
+                assert!(last < self.len, "an element offset is inside the storage");
+                for k in 0..run.len {
+                    // SAFETY: as in `next`: every slot of the run is at most `last < len`, and
+                    // the walk visits each element, hence each slot, once.
+                    let x = unsafe { &mut *self.ptr.add(run.offset + k * run.stride) };
+                    acc = f(acc, x);
+                }
+            }
+            match self.runs.next_run() {
+                Some(r) => run = r,
+                None => return acc,
+            }
+        }
     }
 }
 
