@@ -338,11 +338,12 @@ impl Plan {
         self.program.eval(index)
     }
 
-    /// The offsets of many indices at once: `out[n] = offset(indices[n])`. Faster per index
-    /// than calling [`offset`](Self::offset) in a loop when the offset is a sum of bit fields
-    /// (power-of-two tiles, no `*`): each field is applied to every index in turn, so its
-    /// constants stay in registers. Indices are anything that views as `&[usize]`: arrays
-    /// `[usize; R]`, `Vec<usize>`, slices. Each must be in bounds, as for `offset`.
+    /// The offsets of many indices at once: `out[n] = offset(indices[n])`, with the plan's
+    /// compiled terms read once for the whole batch. Each offset costs about what one
+    /// [`offset`](Self::offset) call costs (BENCHMARKS.md; a loop that calls `offset` where
+    /// it is inlined can do better, by hoisting what an outer index contributes). Indices are
+    /// anything that views as `&[usize]`: arrays `[usize; R]`, `Vec<usize>`, slices. Each must
+    /// be in bounds, as for `offset`.
     ///
     /// # Panics
     /// If `out.len() != indices.len()`.

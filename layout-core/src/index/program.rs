@@ -41,7 +41,7 @@ impl Field {
     }
 }
 
-/// One operation on the registers of [`Program::Ops`].
+/// One operation on the registers of [`Rest::Ops`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Op {
     /// `r[rem] = r[src] % t; r[src] = r[src] / t`.
@@ -171,8 +171,8 @@ struct Bits {
 impl Program {
     /// Compiles `steps` acting on the index entries `physical` (logical dimension at each
     /// physical position, major to minor) into a program whose result is `Σ entry · stride`
-    /// over the final working index. `strides` and `expanded` are the final sizes' strides and
-    /// sizes. Registers are reused once a `*` merge frees them, so there are never more than
+    /// over the final working index, for indices below the logical `dims`. `strides` and
+    /// `expanded` are the final sizes' strides and sizes. Registers are reused once a `*` merge frees them, so there are never more than
     /// the widest the working index gets.
     pub(crate) fn new(
         dims: &[usize],

@@ -347,6 +347,7 @@ impl RowWalk {
     }
 
     /// The next run in logical order.
+    #[inline]
     pub(crate) fn next_run(&mut self) -> Option<Run> {
         if self.done {
             return None;

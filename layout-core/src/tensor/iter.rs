@@ -257,11 +257,23 @@ impl<'a, T> Iterator for IterMut<'a, T> {
             if run.len > 0 {
                 let last = run.offset + (run.len - 1) * run.stride;
                 assert!(last < self.len, "an element offset is inside the storage");
-                for k in 0..run.len {
-                    // SAFETY: as in `next`: every slot of the run is at most `last < len`, and
-                    // the walk visits each element, hence each slot, once.
-                    let x = unsafe { &mut *self.ptr.add(run.offset + k * run.stride) };
-                    acc = f(acc, x);
+                if run.stride == 1 {
+                    // SAFETY: as in `next`: the run's slots `offset..=last` are below `len`,
+                    // and the walk visits each element, hence each slot, once, so this
+                    // subslice overlaps no reference handed out before or after it.
+                    let sub = unsafe {
+                        core::slice::from_raw_parts_mut(self.ptr.add(run.offset), run.len)
+                    };
+                    for x in sub {
+                        acc = f(acc, x);
+                    }
+                } else {
+                    for k in 0..run.len {
+                        // SAFETY: as in `next`: every slot of the run is at most `last < len`,
+                        // and the walk visits each element, hence each slot, once.
+                        let x = unsafe { &mut *self.ptr.add(run.offset + k * run.stride) };
+                        acc = f(acc, x);
+                    }
                 }
             }
             match self.runs.next_run() {
