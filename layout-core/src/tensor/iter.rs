@@ -37,8 +37,8 @@ const EMPTY: Run = Run {
     stride: 1,
 };
 
-/// The slots of `run` as a subslice of `words` and its stride there (for storage with one
-/// element per slot).
+/// The subslice of `words` from the first slot of `run` to its last (for storage with one
+/// element per slot; the run's elements are every `stride`-th word of it).
 #[inline(always)]
 fn span<W>(words: &[W], run: Run) -> &[W] {
     let end = run.offset + (run.len - 1) * run.stride + 1;
