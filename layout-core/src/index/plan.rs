@@ -353,13 +353,13 @@ impl Plan {
     /// let indices = [[0, 0], [2, 3], [1, 4]];
     /// let mut out = [0; 3];
     /// p.offsets(&indices, &mut out);
-    /// assert_eq!(out, [0, 17, 11]);
+    /// assert_eq!(out, [0, 17, 10]); // [1, 4]: tile (0, 2) at 8, then (1, 0) in it
     ///
     /// // A flat buffer of indices: view it in chunks of the rank.
     /// let flat = [0, 0, 2, 3, 1, 4];
     /// let chunks: Vec<&[usize]> = flat.chunks_exact(2).collect();
     /// p.offsets(&chunks, &mut out);
-    /// assert_eq!(out, [0, 17, 11]);
+    /// assert_eq!(out, [0, 17, 10]);
     /// ```
     pub fn offsets<I: AsRef<[usize]>>(&self, indices: &[I], out: &mut [usize]) {
         assert_eq!(
