@@ -56,7 +56,7 @@ pub struct Plan {
     pub(crate) strides: Vec<usize>,
     pub(crate) tiled_elements: usize,
     /// The offset, compiled: what [`Plan::offset`] runs.
-    program: Program,
+    pub(crate) program: Program,
     physical_elements: usize,
     element_bits: usize,
     prefix_bytes: usize,

@@ -17,8 +17,15 @@
 //! to three ranges per dimension (one level of tiles, or `T(8,128)(2,1)`) keep these terms in
 //! the plan itself, so that a loop of offsets holds them in registers.
 //!
+//! Tiles that are not all powers of two telescope the same way whenever each dimension's
+//! digits `(x / D_k) % M_k` are a mixed radix (`D_(k+1) = D_k · M_k`, true for one level of
+//! tiles, and for nested tiles that divide the ones they split): [`Quotients`], each `x / D`
+//! one multiply by a reciprocal. Anything else (`*` merges, tiles that split a remainder they
+//! do not divide) runs the register program.
+//!
 //! [`Plan::offset`]: crate::index::Plan::offset
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use crate::index::divide::Divisor;
@@ -130,20 +137,115 @@ impl Terms {
     }
 }
 
+/// The offset contribution of one index entry `x` as
+/// `x · scale + (x / divisors[0]) · coefs[0] + (x / divisors[1]) · coefs[1]` (wrapping), each
+/// quotient `(x · multiplier) >> (64 + shift)` (a power of two `2^b` is multiplier `2^63`,
+/// shift `b − 1`). The digits `(x / D_k) % M_k` of a mixed radix (`D_(k+1) = D_k · M_k`)
+/// telescope like bit fields: `(x / D_k) % M_k = x / D_k − (x / D_(k+1)) · M_k`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Quotients {
+    scale: usize,
+    multipliers: [u64; 2],
+    shifts: [u32; 2],
+    coefs: [usize; 2],
+}
+
+impl Quotients {
+    #[inline(always)]
+    fn eval(&self, x: usize) -> usize {
+        let q = |k: usize| {
+            let high = ((x as u64 as u128 * self.multipliers[k] as u128) >> 64) as u64;
+            (high >> self.shifts[k]) as usize
+        };
+        x.wrapping_mul(self.scale)
+            .wrapping_add(q(0).wrapping_mul(self.coefs[0]))
+            .wrapping_add(q(1).wrapping_mul(self.coefs[1]))
+    }
+
+    /// The quotients of the digits `(x / divisor) % modulus` (modulus `None`: unbounded) of
+    /// one index entry below `extent`, with their strides, if they form a mixed radix with at
+    /// most three digits that can be nonzero.
+    fn new(digits: &[(usize, Option<usize>, usize)], extent: usize) -> Option<Quotients> {
+        let mut sorted = digits.to_vec();
+        sorted.sort_by_key(|d| d.0);
+        // (divisor, stride) of each digit from divisor 1 up, gaps filled with stride 0.
+        let mut ranges: Vec<(usize, usize)> = Vec::new();
+        let mut next = Some(1usize);
+        for (divisor, modulus, stride) in sorted {
+            let n = next?;
+            if divisor < n || divisor % n != 0 {
+                return None;
+            }
+            if divisor > n {
+                ranges.push((n, 0));
+            }
+            ranges.push((divisor, stride));
+            next = modulus.and_then(|m| divisor.checked_mul(m));
+        }
+        if let Some(n) = next
+            && n < extent
+        {
+            ranges.push((n, 0));
+        }
+        let mut q = Quotients::default();
+        let mut previous: Option<(usize, usize)> = None;
+        let mut k = 0;
+        for &(divisor, stride) in &ranges {
+            if divisor >= extent && divisor > 1 {
+                break; // x / divisor is 0 below the extent
+            }
+            let c = match previous {
+                None => stride,
+                Some((pd, ps)) => stride.wrapping_sub(ps.wrapping_mul(divisor / pd)),
+            };
+            previous = Some((divisor, stride));
+            if divisor == 1 {
+                q.scale = c;
+                continue;
+            }
+            if k == 2 {
+                return None;
+            }
+            let (multiplier, shift) = reciprocal(divisor);
+            q.multipliers[k] = multiplier;
+            q.shifts[k] = shift;
+            q.coefs[k] = c;
+            k += 1;
+        }
+        Some(q)
+    }
+}
+
+/// `(multiplier, shift)` with `x / t = (x · multiplier) >> (64 + shift)` for `x < 2^63`,
+/// `t >= 2`: the reciprocal of [`Divisor`] (index/divide.rs proves it), or `2^63` and
+/// `b − 1` for `t = 2^b`.
+fn reciprocal(t: usize) -> (u64, u32) {
+    match Divisor::new(t) {
+        Divisor::Magic {
+            multiplier, shift, ..
+        } => (multiplier, shift),
+        Divisor::Shift { shift, .. } => (1 << 63, shift.saturating_sub(1)),
+    }
+}
+
 /// A compiled offset: for layouts of rank up to [`INLINE_DIMS`] made of bit fields that fit
 /// [`Terms`], one `Terms` per dimension kept in the plan itself, so that a loop of offsets
 /// holds them in registers; otherwise the rest of the program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Program {
     inline: [Terms; INLINE_DIMS],
-    rest: Rest,
+    pub(crate) rest: Rest,
 }
 
 /// What a [`Program`] runs when its inline terms are not the offset.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Rest {
+pub(crate) enum Rest {
     /// Nothing: the inline terms are the whole offset.
     None,
+    /// Per dimension, quotients by reciprocals: for tiles that are not all powers of two,
+    /// when each dimension's digits are a mixed radix (every tile size divides the extent of
+    /// what it tiles, as for one level of tiles).
+    Quotients(Box<[Quotients; INLINE_DIMS]>),
     /// Bit fields: `Σ ((index[dim] >> shift) & mask) · stride`.
     Fields(Vec<Field>),
     /// Registers loaded from the index (`loads[r]` is the logical dimension of register
@@ -261,14 +363,61 @@ impl Program {
                 }
             }
             Some(fields) => Rest::Fields(fields),
-            None => Rest::Ops {
-                loads,
-                ops,
-                registers,
-                leaves,
+            None => match Self::quotients(dims, &loads, &ops, registers, &leaves) {
+                Some(per_dim) => Rest::Quotients(Box::new(per_dim)),
+                None => Rest::Ops {
+                    loads,
+                    ops,
+                    registers,
+                    leaves,
+                },
             },
         };
         Program { inline, rest }
+    }
+
+    /// The quotient form, if there is no `*`, at most [`INLINE_DIMS`] dimensions, and each
+    /// dimension's digits fit [`Quotients`].
+    fn quotients(
+        dims: &[usize],
+        loads: &[usize],
+        ops: &[Op],
+        registers: usize,
+        leaves: &[(usize, usize)],
+    ) -> Option<[Quotients; INLINE_DIMS]> {
+        if dims.len() > INLINE_DIMS {
+            return None;
+        }
+        // Each register as `(index[dim] / divisor) % modulus`.
+        let mut digit: Vec<(usize, usize, Option<usize>)> = (0..registers)
+            .map(|r| (loads.get(r).copied().unwrap_or(0), 1, None))
+            .collect();
+        for op in ops {
+            let Op::Split { src, rem, div } = *op else {
+                return None;
+            };
+            let t = match div {
+                Divisor::Shift { mask, .. } => mask + 1,
+                Divisor::Magic { divisor, .. } => divisor,
+            };
+            let (dim, divisor, modulus) = digit[src];
+            // The quotient's digits stay a mixed radix only if `t` divides the modulus.
+            if modulus.is_some_and(|m| m % t != 0) {
+                return None;
+            }
+            digit[rem] = (dim, divisor, Some(t));
+            digit[src] = (dim, divisor.checked_mul(t)?, modulus.map(|m| m / t));
+        }
+        let mut per_dim = [Quotients::default(); INLINE_DIMS];
+        for (d, (slot, &extent)) in per_dim.iter_mut().zip(dims).enumerate() {
+            let of_dim: Vec<(usize, Option<usize>, usize)> = leaves
+                .iter()
+                .filter(|&&(reg, _)| digit[reg].0 == d)
+                .map(|&(reg, stride)| (digit[reg].1, digit[reg].2, stride))
+                .collect();
+            *slot = Quotients::new(&of_dim, extent)?;
+        }
+        Some(per_dim)
     }
 
     /// The bit-field form, if every operation is a split by a power of two.
@@ -343,14 +492,19 @@ impl Program {
     fn eval_rest(&self, index: &[usize]) -> usize {
         match &self.rest {
             Rest::None => self.eval(index),
+            Rest::Quotients(per_dim) => index
+                .iter()
+                .zip(per_dim.iter())
+                .fold(0usize, |acc, (&x, q)| acc.wrapping_add(q.eval(x))),
             Rest::Fields(fields) => sum_fields(fields, index),
             Rest::Ops { registers, .. } if *registers <= NARROW => self.run_ops::<NARROW>(index),
             Rest::Ops { .. } => self.run_ops::<{ crate::index::MAX_EXPANDED_RANK }>(index),
         }
     }
 
-    /// The general form, with `N >= registers` registers on the stack.
-    #[inline]
+    /// The general form, with `N >= registers` registers on the stack (a function of its
+    /// own, so that the forms above need not reserve its stack).
+    #[inline(never)]
     fn run_ops<const N: usize>(&self, index: &[usize]) -> usize {
         let Rest::Ops {
             loads, ops, leaves, ..
@@ -405,6 +559,16 @@ impl Program {
                     }
                 }
             }
+            Rest::Quotients(per_dim) => {
+                let per_dim = **per_dim;
+                for (o, i) in out.iter_mut().zip(indices) {
+                    *o = i
+                        .as_ref()
+                        .iter()
+                        .zip(&per_dim)
+                        .fold(0usize, |acc, (&x, q)| acc.wrapping_add(q.eval(x)));
+                }
+            }
             Rest::Ops { .. } => {
                 for (o, i) in out.iter_mut().zip(indices) {
                     *o = self.eval_rest(i.as_ref());
@@ -420,4 +584,55 @@ fn sum_fields(fields: &[Field], index: &[usize]) -> usize {
     fields
         .iter()
         .fold(0usize, |acc, f| acc.wrapping_add(f.eval(index)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rest;
+    use crate::index::Plan;
+    use crate::text::parse_array;
+
+    fn plan(text: &str) -> Plan {
+        Plan::new(&parse_array(text).unwrap()).unwrap()
+    }
+
+    /// Each layout compiles to the form meant for it, and every offset equals the closed
+    /// form (`Expr`, which divides plainly).
+    #[test]
+    fn forms_and_offsets() {
+        let cases = [
+            ("f32[1024,1024]{1,0:T(8,128)}", "inline"),
+            ("bf16[64,256]{1,0:T(8,128)(2,1)}", "inline"),
+            ("f32[33,77]", "inline"),
+            ("f32[100,70]{1,0:T(6,100)}", "quotients"),
+            ("f32[50,70]{0,1:T(6,9)}", "quotients"),
+            ("f32[5,70,9]{2,0,1:T(3,8)}", "quotients"),
+            ("f32[50,70]{1,0:T(8,6)(4,3)}", "quotients"),
+            ("f32[50,70]{1,0:T(8,6)(3,4)}", "ops"),
+            ("f32[9,10,7]{2,1,0:T(3,*,4)}", "ops"),
+            ("f32[3,4,5,6,7]{4,3,2,1,0:T(2,2)}", "fields"),
+        ];
+        for (text, form) in cases {
+            let p = plan(text);
+            let got = match p.program.rest {
+                Rest::None => "inline",
+                Rest::Quotients(_) => "quotients",
+                Rest::Fields(_) => "fields",
+                Rest::Ops { .. } => "ops",
+            };
+            assert_eq!(got, form, "{text}");
+            let closed = p.offset_expr();
+            let mut index = alloc::vec![0; p.dims().len()];
+            for _ in 0..p.elements() {
+                assert_eq!(p.offset(&index), closed.eval(&index), "{text} at {index:?}");
+                for d in (0..index.len()).rev() {
+                    index[d] += 1;
+                    if index[d] < p.dims()[d] {
+                        break;
+                    }
+                    index[d] = 0;
+                }
+            }
+        }
+    }
 }
