@@ -1,7 +1,10 @@
 //! Offset computation over a full traversal: every element of a 1024×1024 array visited in
 //! logical row-major order and loaded through its offset, summing the bits so that nothing is
 //! optimised away. Side by side: the `layout!` type's `offset`, a hand-written closed form,
-//! layout-core's runtime `Plan::offset`, and (for the untiled layout) ndarray's indexing.
+//! layout-core's runtime `Plan::offset`, its batch form `Plan::offsets` (one row of indices
+//! at a time), and (for the untiled layout) ndarray's indexing. The layouts: untiled,
+//! `T(8,128)`, `T(8,128)(2,1)` (power-of-two tiles: bit fields) and `T(6,100)` (other sizes:
+//! reciprocals).
 //!
 //! `cargo bench --bench offset`; prints ns/element and ratios after criterion's report.
 
@@ -19,6 +22,7 @@ use xla_layout::{Layout, StaticLayout, layout};
 type RowsF32 = layout!(f32[1024,1024]{1,0});
 type TilesF32 = layout!(f32[1024,1024]{1,0:T(8,128)});
 type TpuBf16 = layout!(bf16[1024,1024]{1,0:T(8,128)(2,1)});
+type OddF32 = layout!(f32[1024,1024]{1,0:T(6,100)});
 
 const N: usize = 1024;
 
@@ -35,6 +39,11 @@ fn tiles_hand(i: usize, j: usize) -> usize {
 /// `{1,0:T(8,128)(2,1)}`: as `T(8,128)`, with rows paired inside the tile.
 fn tpu_hand(i: usize, j: usize) -> usize {
     (i / 8) * (8 * N) + (j / 128) * 1024 + (i % 8 / 2) * 256 + (j % 128) * 2 + i % 2
+}
+
+/// `{1,0:T(6,100)}`: 171 tile rows of 11 tiles of 6×100.
+fn odd_hand(i: usize, j: usize) -> usize {
+    (i / 6) * (11 * 600) + (j / 100) * 600 + (i % 6) * 100 + j % 100
 }
 
 /// Element values made from their logical linear index, and read back as bits.
@@ -118,6 +127,25 @@ fn variants<L>(
             traverse(|i, j| bits(data[plan.offset(&[i, j])]))
         });
     });
+    g.bench_function("plan-batch", |b| {
+        let mut indices = vec![[0usize; 2]; N];
+        let mut offsets = vec![0usize; N];
+        b.iter(|| {
+            let data = black_box(data);
+            let plan = black_box(&plan);
+            let mut acc = 0u32;
+            for i in 0..N {
+                for (j, index) in indices.iter_mut().enumerate() {
+                    *index = [i, j];
+                }
+                plan.offsets(&indices, &mut offsets);
+                for &o in &offsets {
+                    acc = acc.wrapping_add(bits(data[o]));
+                }
+            }
+            acc
+        });
+    });
     if let Some(a) = ndarray {
         g.bench_function("ndarray", |b| {
             b.iter(|| {
@@ -136,6 +164,7 @@ fn main() {
     variants::<RowsF32>(&mut c, "offset-f32-rows", rows_hand, Some(&a));
     variants::<TilesF32>(&mut c, "offset-f32-T8x128", tiles_hand, None);
     variants::<TpuBf16>(&mut c, "offset-bf16-T8x128x2x1", tpu_hand, None);
+    variants::<OddF32>(&mut c, "offset-f32-T6x100", odd_hand, None);
     c.final_summary();
     report(start);
 }
@@ -148,11 +177,12 @@ fn report(start: SystemTime) {
         "offset-f32-rows",
         "offset-f32-T8x128",
         "offset-bf16-T8x128x2x1",
+        "offset-f32-T6x100",
     ] {
         let Some(hand) = common::median_ns(group, "hand", start) else {
             continue;
         };
-        for variant in ["layout", "hand", "plan", "ndarray"] {
+        for variant in ["layout", "hand", "plan", "plan-batch", "ndarray"] {
             if let Some(ns) = common::median_ns(group, variant, start) {
                 let per = ns / (N * N) as f64;
                 println!("| {group} | {variant} | {per:.3} | {:.2} |", ns / hand);

@@ -138,15 +138,26 @@ Every element visited in logical row-major order and loaded through its offset, 
 summed so that nothing is optimised away; ns per element. \`layout\` is the \`layout!\` type's
 \`offset\`, \`hand\` the closed form written by hand (\`i * 1024 + j\`; for \`T(8,128)\`
 \`(i / 8) * 8192 + (j / 128) * 1024 + (i % 8) * 128 + j % 128\`; for \`T(8,128)(2,1)\` also
-\`(i % 8 / 2) * 256 + (j % 128) * 2 + i % 2\`), \`plan\` layout-core's runtime \`Plan::offset\`,
-\`ndarray\` indexing an \`ndarray::Array2\` (untiled layouts only).
+\`(i % 8 / 2) * 256 + (j % 128) * 2 + i % 2\`; for \`T(6,100)\`
+\`(i / 6) * 6600 + (j / 100) * 600 + (i % 6) * 100 + j % 100\`), \`plan\` layout-core's
+runtime \`Plan::offset\` (compiled at \`Plan::new\`: per dimension \`x·C0 + (x >> a1)·C1 + ...\`
+for power-of-two tiles, exact multiply-shift reciprocals otherwise, no hardware divide),
+\`plan-batch\` its batch form \`Plan::offsets\` over one row of 1024 indices at a time,
+\`ndarray\` indexing an \`ndarray::Array2\` (untiled layouts only). The untiled \`hand\` loop
+is vectorised by the compiler, which a call per index cannot match.
 
 $(table offset)
 
 ### Iteration, 1024×1024 f32
 
-\`Tensor::iter_physical\` (memory order, with each element's logical index) and \`Tensor::iter\`
-(logical order) against summing the raw storage slice; ns per element.
+Each tensor traversal against the same loop over the raw storage slice (\`÷ slice loop\`):
+\`.map(f64::from).sum::<f64>()\` through \`iter\` (logical order), \`values_physical\` (memory
+order), \`iter_physical\` (memory order with indices, ignored; \`iter_physical-index\` also adds
+\`i ^ j\`, more work than the slice loop); \`map_inplace(|x| x * 0.5 + 1.0)\` and
+\`zip_with(&b, |x, y| x * 0.5 + y)\` against the same loop over slices; \`*x += 1.0\` through
+\`iter_mut\` (logical order) in a \`for\` loop (\`next\`) and through \`for_each\` (run by run)
+against \`slice.iter_mut()\`; ns per element. Goals (issue 13): \`iter\` within 2× of its slice
+loop, \`iter_physical\`, \`map_inplace\` and \`zip_with\` within 1.3×.
 
 $(table iterate)
 <!-- runtime-bench:end -->

@@ -2,8 +2,11 @@
 //! to element offsets and back and gives every size; [`Expr`] is the offset in closed form;
 //! the traversals visit elements in logical or in memory order.
 
+mod divide;
 mod expr;
 mod plan;
+mod program;
+pub(crate) mod runs;
 mod seek;
 pub(crate) mod steps;
 mod traverse;

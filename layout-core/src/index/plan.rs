@@ -6,11 +6,12 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::index::steps;
+use crate::index::program::Program;
 use crate::model::tiling::{
     Step, checked_byte_size, element_bits, expand, layout_extents, physical_order, round_up,
 };
 use crate::model::{ArrayShape, Error, ErrorKind, Errors};
+use crate::text::parse_array;
 
 /// The widest the working index of a [`Plan`] may grow while tiles expand it. Plans are built
 /// for layouts up to this width, so that `offset` can run in a fixed stack buffer.
@@ -31,13 +32,11 @@ pub const MAX_EXPANDED_RANK: usize = 64;
 /// ```
 pub const MAX_PLAN_STEPS: usize = 1024;
 
-/// Most layouts stay this narrow while tiles expand them; their offsets use a smaller buffer.
-const NARROW: usize = 16;
-
 /// A layout compiled for indexing: logical index ↔ element offset, and sizes.
 ///
-/// Built once per layout from a valid, static array shape; [`Plan::offset`] then runs the
-/// precomputed steps in a fixed stack buffer, with no allocation.
+/// Built once per layout from a valid, static array shape (or parsed from its text, see
+/// [`FromStr`](#impl-FromStr-for-Plan)); [`Plan::offset`] then runs the offset compiled at
+/// construction, with no allocation and no hardware divide.
 ///
 /// ```
 /// use xla_layout::{parse_array, Plan};
@@ -56,8 +55,8 @@ pub struct Plan {
     pub(crate) expanded: Vec<usize>,
     pub(crate) strides: Vec<usize>,
     pub(crate) tiled_elements: usize,
-    /// The widest the working index gets during the steps.
-    widest: usize,
+    /// The offset, compiled: what [`Plan::offset`] runs.
+    pub(crate) program: Program,
     physical_elements: usize,
     element_bits: usize,
     prefix_bytes: usize,
@@ -126,26 +125,29 @@ impl Plan {
                     "dimension",
                 )
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<Vec<_>, _>>()?;
         let physical_extents = order
             .iter()
             .map(|&d| to_usize(extents[d], "dimension"))
             .collect::<Result<_, _>>()?;
+        let expanded = expanded
+            .iter()
+            .map(|&e| to_usize(e, "tiled dimension"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let strides = strides
+            .iter()
+            .map(|&s| to_usize(s, "stride"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let program = Program::new(&dims, &order, &steps, &expanded, &strides);
         Ok(Plan {
             dims,
             physical: order,
             physical_extents,
             steps,
-            expanded: expanded
-                .iter()
-                .map(|&e| to_usize(e, "tiled dimension"))
-                .collect::<Result<_, _>>()?,
-            strides: strides
-                .iter()
-                .map(|&s| to_usize(s, "stride"))
-                .collect::<Result<_, _>>()?,
+            expanded,
+            strides,
             tiled_elements: to_usize(tiled, "element count")?,
-            widest,
+            program,
             physical_elements: to_usize(physical_elements, "element count")?,
             element_bits: to_usize(element_bits(a), "element size")?,
             prefix_bytes: to_usize(
@@ -314,53 +316,61 @@ impl Plan {
     /// The index must be in bounds (checked with `debug_assert!`; out-of-bounds indices give
     /// an unspecified offset in release builds, never undefined behaviour).
     ///
+    /// [`Plan::new`] compiles the tiling steps once: a division by a power-of-two tile size is
+    /// a shift and a mask, any other a multiply by a precomputed reciprocal that is exact for
+    /// every index a plan can hold. When every tile size is a power of two and no `*` merges
+    /// dimensions (`T(8,128)`, `T(8,128)(2,1)`, untiled layouts), the offset is a sum of one
+    /// `((index[d] >> shift) & mask) * stride` per tiled coordinate. See BENCHMARKS.md for its
+    /// cost against a hand-written closed form.
+    ///
     /// ```
     /// let a = xla_layout::parse_array("f32[4,8]{1,0:T(2,4)(2,1)}").unwrap();
     /// let p = xla_layout::Plan::new(&a).unwrap();
     /// assert_eq!(p.offset(&[2, 1]), 18); // docs/tiled_layout.md Figure 2
     /// ```
+    #[inline]
     pub fn offset(&self, index: &[usize]) -> usize {
         debug_assert!(
             self.in_bounds(index),
             "index {index:?} out of bounds for dims {:?}",
             self.dims
         );
-        if self.steps.is_empty() {
-            // Untiled: one multiply-add per dimension.
-            return self
-                .physical
-                .iter()
-                .zip(&self.strides)
-                .map(|(&d, s)| index.get(d).copied().unwrap_or(0) * s)
-                .sum();
-        }
-        if self.widest <= NARROW {
-            self.run_steps::<NARROW>(index)
-        } else {
-            self.run_steps::<MAX_EXPANDED_RANK>(index)
-        }
+        self.program.eval(index)
     }
 
-    /// The tiling steps on a working index of `N >= widest` entries on the stack.
-    #[inline]
-    fn run_steps<const N: usize>(&self, index: &[usize]) -> usize {
-        let mut work = [0usize; N];
-        let mut width = self.physical.len();
-        for (w, &d) in work.iter_mut().zip(&self.physical) {
-            *w = index.get(d).copied().unwrap_or(0);
-        }
-        for step in &self.steps {
-            width = match step {
-                Step::Pad { by } => steps::pad(&mut work, width, *by),
-                Step::Combine { at, mult } => steps::combine(&mut work, width, *at, *mult as usize),
-                Step::Tile { start, sizes, .. } => steps::tile(&mut work, width, *start, sizes),
-            };
-        }
-        work[..width]
-            .iter()
-            .zip(&self.strides)
-            .map(|(i, s)| i * s)
-            .sum()
+    /// The offsets of many indices at once: `out[n] = offset(indices[n])`, with the plan's
+    /// compiled terms read once for the whole batch. Each offset costs about what one
+    /// [`offset`](Self::offset) call costs (BENCHMARKS.md; a loop that calls `offset` where
+    /// it is inlined can do better, by hoisting what an outer index contributes). Indices are
+    /// anything that views as `&[usize]`: arrays `[usize; R]`, `Vec<usize>`, slices. Each must
+    /// be in bounds, as for `offset`.
+    ///
+    /// # Panics
+    /// If `out.len() != indices.len()`.
+    ///
+    /// ```
+    /// let p: xla_layout::Plan = "f32[3,5]{1,0:T(2,2)}".parse().unwrap();
+    /// let indices = [[0, 0], [2, 3], [1, 4]];
+    /// let mut out = [0; 3];
+    /// p.offsets(&indices, &mut out);
+    /// assert_eq!(out, [0, 17, 10]); // [1, 4]: tile (0, 2) at 8, then (1, 0) in it
+    ///
+    /// // A flat buffer of indices: view it in chunks of the rank.
+    /// let flat = [0, 0, 2, 3, 1, 4];
+    /// let chunks: Vec<&[usize]> = flat.chunks_exact(2).collect();
+    /// p.offsets(&chunks, &mut out);
+    /// assert_eq!(out, [0, 17, 10]);
+    /// ```
+    pub fn offsets<I: AsRef<[usize]>>(&self, indices: &[I], out: &mut [usize]) {
+        assert_eq!(
+            indices.len(),
+            out.len(),
+            "Plan::offsets: {} indices but {} output slots",
+            indices.len(),
+            out.len()
+        );
+        debug_assert!(indices.iter().all(|i| self.in_bounds(i.as_ref())));
+        self.program.eval_many(indices, out);
     }
 
     /// [`offset`](Self::offset) if the index is in bounds, else `None`.
@@ -446,5 +456,37 @@ impl Plan {
             index[d] = i;
         }
         Some(index)
+    }
+}
+
+/// Parses and compiles a layout's text, as [`parse_array`](crate::text::parse_array) then
+/// [`Plan::new`]. The errors are theirs, every one with a byte range into the text (the
+/// plan's own, such as an unbounded `?` dimension, point at the whole text).
+///
+/// ```
+/// use xla_layout::Plan;
+/// let p: Plan = "bf16[8,1280]{1,0:T(8,128)(2,1)}".parse().unwrap();
+/// assert_eq!(p.offset(&[1, 0]), 1); // (2,1): rows 0 and 1 interleave
+///
+/// let errors = "f32[2,3]{1,0:T(0)}".parse::<Plan>().unwrap_err();
+/// assert_eq!(errors[0].span(), Some(15..16)); // the tile size 0
+/// let errors = "f32[?,784]".parse::<Plan>().unwrap_err();
+/// assert_eq!(errors[0].span(), Some(0..10));
+/// ```
+impl core::str::FromStr for Plan {
+    type Err = Errors;
+
+    fn from_str(text: &str) -> Result<Plan, Errors> {
+        Plan::new(&parse_array(text)?).map_err(|errors| {
+            Errors::new(
+                errors
+                    .into_iter()
+                    .map(|e| match e.span() {
+                        Some(_) => e,
+                        None => Error::new(e.kind(), Some(0..text.len()), e.message()),
+                    })
+                    .collect(),
+            )
+        })
     }
 }

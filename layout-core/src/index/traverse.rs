@@ -16,6 +16,7 @@
 //! element by bounds over the expanded coordinates, skipping runs of padding in a few tests
 //! per coordinate (memory order, see `seek`).
 
+use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -241,7 +242,7 @@ enum LogicalWalk {
         offset: usize,
     },
     /// [`Plan::offset`] of each index (groups too large for tables).
-    Direct(Plan),
+    Direct(Box<Plan>),
 }
 
 impl Iterator for LogicalOffsets {
@@ -329,7 +330,7 @@ enum MemoryWalk {
     },
     /// The next slot that holds an element, found by bounds over the expanded coordinates,
     /// and its [`Plan::index_of`] (groups too large for tables).
-    Slots { plan: Plan, offset: usize },
+    Slots { plan: Box<Plan>, offset: usize },
 }
 
 /// The direct odometer of a layout in which every slot holds an element and every expanded
@@ -440,7 +441,7 @@ impl MemoryOrder {
             }
             None => {
                 let mut walk = MemoryWalk::Slots {
-                    plan: plan.clone(),
+                    plan: Box::new(plan.clone()),
                     offset: 0,
                 };
                 walk.seek_element(&mut index);
@@ -621,7 +622,7 @@ impl Plan {
                     .sum(),
                 groups,
             },
-            None => LogicalWalk::Direct(self.clone()),
+            None => LogicalWalk::Direct(Box::new(self.clone())),
         };
         LogicalOffsets {
             walk,
