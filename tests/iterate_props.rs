@@ -240,3 +240,23 @@ proptest! {
         check_mut(t)?;
     }
 }
+
+/// `iter_mut` can hand its elements to another thread, as `slice::iter_mut` can: each thread
+/// of a scope gets half of the references and writes them, and every element is written once.
+#[test]
+fn iter_mut_is_send() {
+    type L = layout!(f32[16,256]{1,0:T(8,128)});
+    let mut t = Tensor::<L>::zeros();
+    let mut it = t.iter_mut();
+    let first: Vec<&mut f32> = it.by_ref().take(2048).collect();
+    std::thread::scope(|s| {
+        s.spawn(move || first.into_iter().for_each(|x| *x += 1.0));
+        s.spawn(move || it.for_each(|x| *x += 2.0));
+    });
+    // Logical row-major order: rows 0..8 went to the first thread, rows 8..16 to the second.
+    for i in 0..16 {
+        for j in 0..256 {
+            assert_eq!(t[[i, j]], if i < 8 { 1.0 } else { 2.0 });
+        }
+    }
+}

@@ -286,6 +286,16 @@ impl<'a, T> Iterator for IterMut<'a, T> {
 
 impl<T> ExactSizeIterator for IterMut<'_, T> {}
 
+// SAFETY: an `IterMut` is a `&'a mut [T]` cut into disjoint `&'a mut T` (see `next`), so it
+// may move to or be shared with another thread exactly when such a borrow may, as for
+// `core::slice::IterMut`: `Send` when `T: Send`, `Sync` when `T: Sync` (the iterator has no
+// `&self` method that reaches the elements).
+#[allow(unsafe_code)]
+unsafe impl<T: Send> Send for IterMut<'_, T> {}
+// SAFETY: as for `Send` above.
+#[allow(unsafe_code)]
+unsafe impl<T: Sync> Sync for IterMut<'_, T> {}
+
 impl<D: AsRef<[L::Word]>, L: Layout> TensorBase<D, L> {
     /// The elements in logical row-major order (the last dimension fastest), with no
     /// division per element: each row is a few runs of evenly spaced slots (for `T(8,128)`,
