@@ -24,60 +24,283 @@ pub(crate) enum Step {
     },
 }
 
-/// Expands physical sizes (major to minor) by `tiles`, returning the steps, the final sizes
-/// and the widest the sizes got; `None` on arithmetic overflow. Tiles must be valid
-/// (non-empty, positive or `*`, no trailing `*`). Linear in the total tile rank.
-pub(crate) fn expand(mut sizes: Vec<u64>, tiles: &[Tile]) -> Option<(Vec<Step>, Vec<u64>, usize)> {
-    let mut steps = Vec::new();
-    let mut widest = sizes.len();
-    for tile in tiles {
-        let k = tile.0.len();
-        if k > sizes.len() {
-            let by = k - sizes.len();
-            let mut padded = vec![1; by];
-            padded.extend_from_slice(&sizes);
-            sizes = padded;
-            steps.push(Step::Pad { by });
+/// The tiles as [`generate`] reads them: every tile's dims concatenated (major to minor, `0`
+/// for `*`), and each tile's rank.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TileDims<'a> {
+    pub(crate) dims: &'a [u64],
+    pub(crate) ranks: &'a [usize],
+}
+
+/// One step of the expansion as [`generate`] writes it (see [`Step`]); a tile step's sizes and
+/// the extents it divides are in the buffers' `tile_sizes` and `extents` from `first`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FlatStep {
+    Pad {
+        by: usize,
+    },
+    Combine {
+        at: usize,
+        mult: u128,
+    },
+    Tile {
+        start: usize,
+        count: usize,
+        first: usize,
+    },
+}
+
+/// Where [`generate`] writes. Their lengths are its capacities: [`capacities`] gives lengths
+/// that no expansion of the tiles exceeds.
+#[derive(Debug)]
+pub(crate) struct Buffers<'a> {
+    /// The working sizes: the physical sizes (major to minor) in `..rank` on entry, the
+    /// expanded sizes on exit.
+    pub(crate) sizes: &'a mut [u128],
+    pub(crate) steps: &'a mut [FlatStep],
+    /// The tile steps' tile sizes.
+    pub(crate) tile_sizes: &'a mut [u128],
+    /// The tile steps' extents: the sizes each divides.
+    pub(crate) extents: &'a mut [u128],
+}
+
+/// What [`generate`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Expansion {
+    /// The number of expanded sizes.
+    pub(crate) width: usize,
+    /// The widest the working index gets while the steps run, paddings included.
+    pub(crate) widest: usize,
+    /// The number of steps.
+    pub(crate) steps: usize,
+    /// The number of tile sizes (and extents) written.
+    pub(crate) tile_dims: usize,
+}
+
+/// Lengths of [`Buffers`] (sizes, steps, tile sizes) that no expansion of `rank` physical
+/// dims by `tiles` exceeds: a tile pads to at most its rank and then adds at most its rank
+/// entries; it takes at most a padding, a step per `*` and the tile itself.
+fn capacities(rank: usize, tiles: TileDims<'_>) -> Option<(usize, usize, usize)> {
+    let width = rank.checked_add(tiles.dims.len().checked_mul(2)?)?;
+    let steps = tiles
+        .dims
+        .len()
+        .checked_add(tiles.ranks.len().checked_mul(2)?)?;
+    Some((width, steps, tiles.dims.len()))
+}
+
+/// The tiling expansion of spec §8.2, the one algorithm behind the runtime plan, the byte
+/// size and the `layout!` types: expands the `rank` physical sizes in `out.sizes` by `tiles`,
+/// writing the steps, in 128 bits. `None` on arithmetic overflow, when a buffer is too short,
+/// or for tiles that are not valid (ranks that do not sum to the dims, a most-minor `*`).
+/// Linear in the total tile rank.
+pub(crate) const fn generate(
+    rank: usize,
+    tiles: TileDims<'_>,
+    out: Buffers<'_>,
+) -> Option<Expansion> {
+    let Buffers {
+        sizes,
+        steps,
+        tile_sizes,
+        extents,
+    } = out;
+    if rank > sizes.len() {
+        return None;
+    }
+    let mut width = rank;
+    let mut widest = rank;
+    let mut step_count = 0;
+    let mut tile_dims = 0;
+    let mut d = 0;
+    let mut t = 0;
+    while t < tiles.ranks.len() {
+        let k = tiles.ranks[t];
+        if k > tiles.dims.len() - d {
+            return None;
         }
-        let base = sizes.len() - k;
-        // The tile's region, with each run of `*` merged into the entry after it.
-        let region = sizes.split_off(base);
-        let mut tile_sizes = Vec::with_capacity(k);
-        let mut carry: Option<u64> = None;
-        for (i, td) in tile.0.iter().enumerate() {
-            let value = match carry.take() {
-                Some(c) => c.checked_mul(region[i])?,
-                None => region[i],
-            };
-            match *td {
-                TileDim::Combine => {
-                    let mult = *region.get(i + 1)?;
-                    steps.push(Step::Combine {
-                        at: base + tile_sizes.len(),
-                        mult,
-                    });
-                    carry = Some(value);
-                }
-                TileDim::Size(t) => {
-                    sizes.push(value);
-                    tile_sizes.push(u64::try_from(t).ok().filter(|&t| t > 0)?);
-                }
+        if k > width {
+            let by = k - width;
+            if k > sizes.len() || step_count == steps.len() {
+                return None;
+            }
+            let mut i = width;
+            while i > 0 {
+                i -= 1;
+                sizes[i + by] = sizes[i];
+            }
+            let mut j = 0;
+            while j < by {
+                sizes[j] = 1;
+                j += 1;
+            }
+            steps[step_count] = FlatStep::Pad { by };
+            step_count += 1;
+            width = k;
+            if width > widest {
+                widest = width;
             }
         }
-        let start = base;
-        let extents = sizes[start..].to_vec();
-        for (j, &t) in tile_sizes.iter().enumerate() {
-            sizes[start + j] = sizes[start + j].div_ceil(t);
+        // The tile's region `base..width`, each run of `*` merged into the entry after it, in
+        // place: entry `base + count` is written only after entry `base + i >= base + count`
+        // was read.
+        let base = width - k;
+        let mut count = 0;
+        let mut carry = 1u128;
+        let mut i = 0;
+        while i < k {
+            let Some(value) = carry.checked_mul(sizes[base + i]) else {
+                return None;
+            };
+            if tiles.dims[d + i] == 0 {
+                if i + 1 == k || step_count == steps.len() {
+                    return None;
+                }
+                steps[step_count] = FlatStep::Combine {
+                    at: base + count,
+                    mult: sizes[base + i + 1],
+                };
+                step_count += 1;
+                carry = value;
+            } else {
+                sizes[base + count] = value;
+                count += 1;
+                carry = 1;
+            }
+            i += 1;
         }
-        sizes.extend_from_slice(&tile_sizes);
-        widest = widest.max(sizes.len());
-        steps.push(Step::Tile {
-            start,
-            sizes: tile_sizes,
-            extents,
-        });
+        if base + 2 * count > sizes.len()
+            || tile_dims + count > tile_sizes.len()
+            || tile_dims + count > extents.len()
+            || step_count == steps.len()
+        {
+            return None;
+        }
+        let first = tile_dims;
+        let mut i = 0;
+        while i < k {
+            let size = tiles.dims[d + i];
+            if size != 0 {
+                let j = tile_dims - first;
+                let extent = sizes[base + j];
+                extents[tile_dims] = extent;
+                tile_sizes[tile_dims] = size as u128;
+                sizes[base + j] = extent.div_ceil(size as u128);
+                sizes[base + count + j] = size as u128;
+                tile_dims += 1;
+            }
+            i += 1;
+        }
+        steps[step_count] = FlatStep::Tile {
+            start: base,
+            count,
+            first,
+        };
+        step_count += 1;
+        width = base + 2 * count;
+        if width > widest {
+            widest = width;
+        }
+        d += k;
+        t += 1;
     }
-    Some((steps, sizes, widest))
+    if d != tiles.dims.len() {
+        return None;
+    }
+    Some(Expansion {
+        width,
+        widest,
+        steps: step_count,
+        tile_dims,
+    })
+}
+
+/// [`generate`] at run time, in buffers sized by [`capacities`] so that only overflow (or
+/// tiles that are not valid) fails.
+#[derive(Debug)]
+struct Generated {
+    sizes: Vec<u128>,
+    steps: Vec<FlatStep>,
+    tile_sizes: Vec<u128>,
+    extents: Vec<u128>,
+    expansion: Expansion,
+}
+
+fn generate_at_run_time(physical: Vec<u64>, tiles: &[Tile]) -> Option<Generated> {
+    let rank = physical.len();
+    let mut dims = Vec::new();
+    let mut ranks = Vec::with_capacity(tiles.len());
+    for tile in tiles {
+        ranks.push(tile.0.len());
+        for td in &tile.0 {
+            dims.push(match *td {
+                TileDim::Combine => 0,
+                TileDim::Size(t) => u64::try_from(t).ok().filter(|&t| t > 0)?,
+            });
+        }
+    }
+    let tile_dims = TileDims {
+        dims: &dims,
+        ranks: &ranks,
+    };
+    let (width, step_count, tile_count) = capacities(rank, tile_dims)?;
+    let mut sizes: Vec<u128> = physical.into_iter().map(u128::from).collect();
+    sizes.resize(width, 0);
+    let mut steps = vec![FlatStep::Pad { by: 0 }; step_count];
+    let mut tile_sizes = vec![0; tile_count];
+    let mut extents = vec![0; tile_count];
+    let expansion = generate(
+        rank,
+        tile_dims,
+        Buffers {
+            sizes: &mut sizes,
+            steps: &mut steps,
+            tile_sizes: &mut tile_sizes,
+            extents: &mut extents,
+        },
+    )?;
+    sizes.truncate(expansion.width);
+    steps.truncate(expansion.steps);
+    Some(Generated {
+        sizes,
+        steps,
+        tile_sizes,
+        extents,
+        expansion,
+    })
+}
+
+/// Expands physical sizes (major to minor) by `tiles`, returning the steps, the final sizes
+/// and the widest the working index gets; `None` on arithmetic overflow (of 64 bits). Tiles
+/// must be valid (non-empty, positive or `*`, no trailing `*`). [`generate`] in buffers as
+/// long as the expansion needs, converted to [`Step`]s.
+pub(crate) fn expand(sizes: Vec<u64>, tiles: &[Tile]) -> Option<(Vec<Step>, Vec<u64>, usize)> {
+    let g = generate_at_run_time(sizes, tiles)?;
+    let narrow =
+        |v: &[u128]| -> Option<Vec<u64>> { v.iter().map(|&x| u64::try_from(x).ok()).collect() };
+    let steps = g
+        .steps
+        .iter()
+        .map(|step| {
+            Some(match *step {
+                FlatStep::Pad { by } => Step::Pad { by },
+                FlatStep::Combine { at, mult } => Step::Combine {
+                    at,
+                    mult: u64::try_from(mult).ok()?,
+                },
+                FlatStep::Tile {
+                    start,
+                    count,
+                    first,
+                } => Step::Tile {
+                    start,
+                    sizes: narrow(g.tile_sizes.get(first..first + count)?)?,
+                    extents: narrow(g.extents.get(first..first + count)?)?,
+                },
+            })
+        })
+        .collect::<Option<_>>()?;
+    Some((steps, narrow(&g.sizes)?, g.expansion.widest))
 }
 
 /// Static extents of the array as the layout sees them (bounds for `<=N`, legacy padded
@@ -135,39 +358,10 @@ pub(crate) fn wide_byte_size(a: &ArrayShape) -> Option<u128> {
     data.checked_add(prefix)
 }
 
-/// The sizes after every tile, in 128 bits (no steps recorded): what the byte size needs.
+/// The sizes after every tile, in 128 bits (so that a size past 64 bits still gets its
+/// message): [`generate`]'s sizes, its steps unused.
 fn expanded_sizes(sizes: Vec<u64>, tiles: &[Tile]) -> Option<Vec<u128>> {
-    let mut sizes: Vec<u128> = sizes.into_iter().map(u128::from).collect();
-    for tile in tiles {
-        let k = tile.0.len();
-        if k > sizes.len() {
-            let mut padded = vec![1; k - sizes.len()];
-            padded.extend_from_slice(&sizes);
-            sizes = padded;
-        }
-        let region = sizes.split_off(sizes.len() - k);
-        let start = sizes.len();
-        let mut tile_sizes = Vec::with_capacity(k);
-        let mut carry: Option<u128> = None;
-        for (i, td) in tile.0.iter().enumerate() {
-            let value = match carry.take() {
-                Some(c) => c.checked_mul(region[i])?,
-                None => region[i],
-            };
-            match *td {
-                TileDim::Combine => carry = Some(value),
-                TileDim::Size(t) => {
-                    sizes.push(value);
-                    tile_sizes.push(u128::try_from(t).ok().filter(|&t| t > 0)?);
-                }
-            }
-        }
-        for (j, &t) in tile_sizes.iter().enumerate() {
-            sizes[start + j] = sizes[start + j].div_ceil(t);
-        }
-        sizes.extend_from_slice(&tile_sizes);
-    }
-    Some(sizes)
+    generate_at_run_time(sizes, tiles).map(|g| g.sizes)
 }
 
 pub(crate) fn round_up(n: u64, multiple: i64) -> Option<u64> {
