@@ -386,3 +386,133 @@ pub(crate) fn physical_order(a: &ArrayShape) -> Vec<usize> {
         .map(|&d| usize::try_from(d).unwrap_or(0))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use super::{Buffers, FlatStep, Step, TileDims, expand, expanded_sizes, generate};
+    use crate::model::{Tile, TileDim};
+
+    fn tile(dims: &[i64]) -> Tile {
+        Tile(
+            dims.iter()
+                .map(|&d| {
+                    if d == 0 {
+                        TileDim::Combine
+                    } else {
+                        TileDim::Size(d)
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// Steps worked out by hand from spec §8.2 (`0` is `*` in [`tile`]).
+    #[test]
+    fn expansions_worked_by_hand() {
+        // docs/tiled_layout.md's f32[3,5] with T(2,2): [3,5] -> [2,3,2,2].
+        assert_eq!(
+            expand(vec![3, 5], &[tile(&[2, 2])]),
+            Some((
+                vec![Step::Tile {
+                    start: 0,
+                    sizes: vec![2, 2],
+                    extents: vec![3, 5],
+                }],
+                vec![2, 3, 2, 2],
+                4
+            ))
+        );
+        // (2,*,128) on [2,3,1004]: 3 merges into 1004 (3012), then [1,24,2,128].
+        assert_eq!(
+            expand(vec![2, 3, 1004], &[tile(&[2, 0, 128])]),
+            Some((
+                vec![
+                    Step::Combine { at: 1, mult: 1004 },
+                    Step::Tile {
+                        start: 0,
+                        sizes: vec![2, 128],
+                        extents: vec![2, 3012],
+                    },
+                ],
+                vec![1, 24, 2, 128],
+                4
+            ))
+        );
+        // (8,128)(2,1) on [5,300]: [1,3,8,128], then the last two by (2,1): [1,3,4,128,2,1].
+        let (steps, sizes, widest) =
+            expand(vec![5, 300], &[tile(&[8, 128]), tile(&[2, 1])]).unwrap();
+        assert_eq!(steps.len(), 2);
+        assert_eq!(sizes, vec![1, 3, 4, 128, 2, 1]);
+        assert_eq!(widest, 6);
+    }
+
+    /// A tile of higher rank pads the working index; the padding counts toward the widest it
+    /// gets even when `*` merges it back: 16 `*` then 1 on [4] pads to 17 entries, ends [4, 1].
+    #[test]
+    fn padding_counts_toward_the_widest() {
+        let mut dims = vec![0; 16];
+        dims.push(1);
+        let (steps, sizes, widest) = expand(vec![4], &[tile(&dims)]).unwrap();
+        assert_eq!(steps.first(), Some(&Step::Pad { by: 16 }));
+        assert_eq!(steps.len(), 18);
+        assert_eq!(sizes, vec![4, 1]);
+        assert_eq!(widest, 17);
+    }
+
+    /// Sizes past 64 bits: the plan's expansion fails, the byte size's walk gets them.
+    #[test]
+    fn sizes_past_64_bits() {
+        let tiles = [tile(&[0, 1])];
+        assert_eq!(expand(vec![1 << 40, 1 << 40], &tiles), None);
+        assert_eq!(
+            expanded_sizes(vec![1 << 40, 1 << 40], &tiles),
+            Some(vec![1 << 80, 1])
+        );
+    }
+
+    /// Buffers too short for the expansion give `None`, never a panic.
+    #[test]
+    fn short_buffers_fail() {
+        let dims = [8, 128, 2, 1];
+        let ranks = [2, 2];
+        let run = |width: usize, steps: usize, tile_dims: usize| {
+            let mut sizes: Vec<u128> = vec![0; width];
+            sizes[..2.min(width)].copy_from_slice(&[5, 300][..2.min(width)]);
+            generate(
+                2,
+                TileDims {
+                    dims: &dims,
+                    ranks: &ranks,
+                },
+                Buffers {
+                    sizes: &mut sizes,
+                    steps: &mut vec![FlatStep::Pad { by: 0 }; steps],
+                    tile_sizes: &mut vec![0; tile_dims],
+                    extents: &mut vec![0; tile_dims],
+                },
+            )
+            .map(|e| (e.width, e.steps, e.tile_dims))
+        };
+        assert_eq!(run(6, 2, 4), Some((6, 2, 4)));
+        assert_eq!(run(5, 2, 4), None);
+        assert_eq!(run(1, 2, 4), None);
+        assert_eq!(run(6, 1, 4), None);
+        assert_eq!(run(6, 2, 3), None);
+        // Ranks that do not add up to the dims.
+        let mut sizes = [5u128, 300, 0, 0, 0, 0];
+        let out = Buffers {
+            sizes: &mut sizes,
+            steps: &mut [FlatStep::Pad { by: 0 }; 2],
+            tile_sizes: &mut [0; 4],
+            extents: &mut [0; 4],
+        };
+        let tiles = TileDims {
+            dims: &dims,
+            ranks: &[2],
+        };
+        assert_eq!(generate(2, tiles, out), None);
+    }
+}

@@ -294,8 +294,9 @@ mod tests {
     use alloc::string::{String, ToString};
     use alloc::vec::Vec;
 
-    use super::{Core, MAX_TYPED_TILES, Spec, WIDTH};
+    use super::{Core, MAX_TYPED_TILES, Spec, Step, WIDTH};
     use crate::index::Plan;
+    use crate::model::tiling;
     use crate::model::{ArrayShape, PaddingValue, TileDim};
     use crate::text::parse_array;
     use crate::typed::canonical::{Parts, canonical};
@@ -387,8 +388,30 @@ mod tests {
             .sum()
     }
 
-    /// The typed core against the runtime plan and printer: text, sizes, the expanded shape
-    /// and strides, every element's offset and every slot's index.
+    /// Whether a typed step is the runtime plan's: both come from `model::tiling::generate`,
+    /// through `Core::new` and through the runtime wrapper `model::tiling::expand`.
+    fn same_step(typed: Step, runtime: &tiling::Step) -> bool {
+        match (typed, runtime) {
+            (Step::Pad { by }, tiling::Step::Pad { by: b }) => by == *b,
+            (Step::Combine { at, mult }, tiling::Step::Combine { at: a, mult: m }) => {
+                at == *a && mult as u64 == *m
+            }
+            (
+                Step::Tile {
+                    start,
+                    count,
+                    sizes,
+                },
+                tiling::Step::Tile {
+                    start: s, sizes: z, ..
+                },
+            ) => start == *s && sizes[..count] == z[..],
+            _ => false,
+        }
+    }
+
+    /// The typed core against the runtime plan and printer: the steps, text, sizes, the
+    /// expanded shape and strides, every element's offset and every slot's index.
     #[test]
     fn typed_core_agrees_with_the_plan() {
         let padded = {
@@ -437,6 +460,10 @@ mod tests {
             unpadded.layout.padding_value = PaddingValue::Unknown;
             let printed = String::from_utf8(bytes[..len].to_vec()).unwrap();
             assert_eq!(printed, unpadded.to_string());
+            assert_eq!(core.step_count, plan.steps.len(), "{text}");
+            for (&typed, runtime) in core.steps[..core.step_count].iter().zip(&plan.steps) {
+                assert!(same_step(typed, runtime), "{text}: {typed:?} {runtime:?}");
+            }
             assert_eq!(&core.expanded[..core.width], plan.expanded_dims(), "{text}");
             assert_eq!(
                 &core.strides[..core.width],
