@@ -261,6 +261,8 @@ fn generate_at_run_time(physical: Vec<u64>, tiles: &[Tile]) -> Option<Generated>
     )?;
     sizes.truncate(expansion.width);
     steps.truncate(expansion.steps);
+    tile_sizes.truncate(expansion.tile_dims);
+    extents.truncate(expansion.tile_dims);
     Some(Generated {
         sizes,
         steps,
