@@ -1,7 +1,9 @@
 //! The physical shape a layout gives an array: the tiles' expansion of the physical dims
 //! (spec §8.2, with `*` and tiles of higher rank than the array), and the exact byte size that
 //! follows from it with `L`, `E` and `M`. The validator checks sizes with it; the index plan
-//! compiles offsets from it.
+//! compiles offsets from it. The expansion is generated once, by the `const fn` [`generate`],
+//! which the plan ([`expand`]), the byte size and the `layout!` types (`typed::tiling`) all
+//! call.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -50,8 +52,7 @@ pub(crate) enum FlatStep {
     },
 }
 
-/// Where [`generate`] writes. Their lengths are its capacities: [`capacities`] gives lengths
-/// that no expansion of the tiles exceeds.
+/// Where [`generate`] writes. Their lengths are its capacities.
 #[derive(Debug)]
 pub(crate) struct Buffers<'a> {
     /// The working sizes: the physical sizes (major to minor) in `..rank` on entry, the
@@ -75,18 +76,6 @@ pub(crate) struct Expansion {
     pub(crate) steps: usize,
     /// The number of tile sizes (and extents) written.
     pub(crate) tile_dims: usize,
-}
-
-/// Lengths of [`Buffers`] (sizes, steps, tile sizes) that no expansion of `rank` physical
-/// dims by `tiles` exceeds: a tile pads to at most its rank and then adds at most its rank
-/// entries; it takes at most a padding, a step per `*` and the tile itself.
-fn capacities(rank: usize, tiles: TileDims<'_>) -> Option<(usize, usize, usize)> {
-    let width = rank.checked_add(tiles.dims.len().checked_mul(2)?)?;
-    let steps = tiles
-        .dims
-        .len()
-        .checked_add(tiles.ranks.len().checked_mul(2)?)?;
-    Some((width, steps, tiles.dims.len()))
 }
 
 /// The tiling expansion of spec §8.2, the one algorithm behind the runtime plan, the byte
@@ -215,8 +204,7 @@ pub(crate) const fn generate(
     })
 }
 
-/// [`generate`] at run time, in buffers sized by [`capacities`] so that only overflow (or
-/// tiles that are not valid) fails.
+/// What [`generate`] wrote at run time.
 #[derive(Debug)]
 struct Generated {
     sizes: Vec<u128>,
@@ -226,29 +214,39 @@ struct Generated {
     expansion: Expansion,
 }
 
+/// [`generate`] in buffers as long as the expansion of `physical` by `tiles` can need, so that
+/// only overflow (or tiles that are not valid) fails: a tile pads the working index to at most
+/// its rank, and adds at most two entries for each of its sizes (not `*`) to what is left; it
+/// takes a padding, a merge for each `*` and the tile itself.
 fn generate_at_run_time(physical: Vec<u64>, tiles: &[Tile]) -> Option<Generated> {
     let rank = physical.len();
     let mut dims = Vec::new();
     let mut ranks = Vec::with_capacity(tiles.len());
+    let (mut sized, mut widest_tile) = (0usize, 0);
     for tile in tiles {
         ranks.push(tile.0.len());
+        widest_tile = widest_tile.max(tile.0.len());
         for td in &tile.0 {
             dims.push(match *td {
                 TileDim::Combine => 0,
-                TileDim::Size(t) => u64::try_from(t).ok().filter(|&t| t > 0)?,
+                TileDim::Size(t) => {
+                    sized += 1;
+                    u64::try_from(t).ok().filter(|&t| t > 0)?
+                }
             });
         }
     }
+    let width = widest_tile.max(rank.checked_add(sized.checked_mul(2)?)?);
+    let step_count = (dims.len() - sized).checked_add(tiles.len().checked_mul(2)?)?;
+    let mut sizes: Vec<u128> = physical.into_iter().map(u128::from).collect();
+    sizes.resize(width, 0);
+    let mut steps = vec![FlatStep::Pad { by: 0 }; step_count];
+    let mut tile_sizes = vec![0; sized];
+    let mut extents = vec![0; sized];
     let tile_dims = TileDims {
         dims: &dims,
         ranks: &ranks,
     };
-    let (width, step_count, tile_count) = capacities(rank, tile_dims)?;
-    let mut sizes: Vec<u128> = physical.into_iter().map(u128::from).collect();
-    sizes.resize(width, 0);
-    let mut steps = vec![FlatStep::Pad { by: 0 }; step_count];
-    let mut tile_sizes = vec![0; tile_count];
-    let mut extents = vec![0; tile_count];
     let expansion = generate(
         rank,
         tile_dims,
