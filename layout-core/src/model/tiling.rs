@@ -204,103 +204,155 @@ pub(crate) const fn generate(
     })
 }
 
-/// What [`generate`] wrote at run time.
-#[derive(Debug)]
-struct Generated {
-    sizes: Vec<u128>,
-    steps: Vec<FlatStep>,
-    tile_sizes: Vec<u128>,
-    extents: Vec<u128>,
-    expansion: Expansion,
+/// The run-time buffers' length on the stack: enough for every layout of a few tiles.
+const SMALL: usize = 32;
+
+/// What [`generate`] wrote at run time, borrowed from its buffers.
+struct Generated<'a> {
+    sizes: &'a [u128],
+    steps: &'a [FlatStep],
+    tile_sizes: &'a [u128],
+    extents: &'a [u128],
+    widest: usize,
 }
 
-/// [`generate`] in buffers as long as the expansion of `physical` by `tiles` can need, so that
-/// only overflow (or tiles that are not valid) fails: a tile pads the working index to at most
-/// its rank, and adds at most two entries for each of its sizes (not `*`) to what is left; it
-/// takes a padding, a merge for each `*` and the tile itself.
-fn generate_at_run_time(physical: Vec<u64>, tiles: &[Tile]) -> Option<Generated> {
-    let rank = physical.len();
-    let mut dims = Vec::new();
-    let mut ranks = Vec::with_capacity(tiles.len());
-    let (mut sized, mut widest_tile) = (0usize, 0);
+/// Runs [`generate`] on `physical` sizes (major to minor) and `tiles`, and hands what it wrote
+/// to `then`. The buffers are as long as the expansion can need, so that only overflow (or
+/// tiles that are not valid) fails: a tile pads the working index to at most its rank, and
+/// adds at most two entries for each of its sizes (not `*`) to what is left; it takes a
+/// padding, a merge for each `*` and the tile itself. They are on the stack when each fits in
+/// [`SMALL`] entries, else on the heap.
+fn with_generated<R>(
+    physical: &[u64],
+    tiles: &[Tile],
+    then: impl FnOnce(Generated<'_>) -> Option<R>,
+) -> Option<R> {
+    let (mut dims, mut sized, mut widest_tile) = (0usize, 0usize, 0usize);
     for tile in tiles {
-        ranks.push(tile.0.len());
+        dims = dims.checked_add(tile.0.len())?;
         widest_tile = widest_tile.max(tile.0.len());
-        for td in &tile.0 {
-            dims.push(match *td {
-                TileDim::Combine => 0,
-                TileDim::Size(t) => {
-                    sized += 1;
-                    u64::try_from(t).ok().filter(|&t| t > 0)?
-                }
-            });
-        }
+        sized += tile
+            .0
+            .iter()
+            .filter(|td| matches!(td, TileDim::Size(_)))
+            .count();
     }
-    let width = widest_tile.max(rank.checked_add(sized.checked_mul(2)?)?);
-    let step_count = (dims.len() - sized).checked_add(tiles.len().checked_mul(2)?)?;
-    let mut sizes: Vec<u128> = physical.into_iter().map(u128::from).collect();
-    sizes.resize(width, 0);
-    let mut steps = vec![FlatStep::Pad { by: 0 }; step_count];
-    let mut tile_sizes = vec![0; sized];
-    let mut extents = vec![0; sized];
-    let tile_dims = TileDims {
-        dims: &dims,
-        ranks: &ranks,
-    };
-    let expansion = generate(
-        rank,
-        tile_dims,
-        Buffers {
+    let width = widest_tile.max(physical.len().checked_add(sized.checked_mul(2)?)?);
+    let steps = (dims - sized).checked_add(tiles.len().checked_mul(2)?)?;
+    if dims.max(tiles.len()).max(width).max(steps) <= SMALL {
+        let (mut tile_dims, mut ranks) = ([0; SMALL], [0; SMALL]);
+        let (mut sizes, mut flat) = ([0; SMALL], [FlatStep::Pad { by: 0 }; SMALL]);
+        let (mut tile_sizes, mut extents) = ([0; SMALL], [0; SMALL]);
+        let out = Buffers {
+            sizes: &mut sizes[..width],
+            steps: &mut flat[..steps],
+            tile_sizes: &mut tile_sizes[..sized],
+            extents: &mut extents[..sized],
+        };
+        run_generate(
+            physical,
+            tiles,
+            &mut tile_dims[..dims],
+            &mut ranks[..tiles.len()],
+            out,
+            then,
+        )
+    } else {
+        let (mut tile_dims, mut ranks) = (vec![0; dims], vec![0; tiles.len()]);
+        let (mut sizes, mut flat) = (vec![0; width], vec![FlatStep::Pad { by: 0 }; steps]);
+        let (mut tile_sizes, mut extents) = (vec![0; sized], vec![0; sized]);
+        let out = Buffers {
             sizes: &mut sizes,
-            steps: &mut steps,
+            steps: &mut flat,
             tile_sizes: &mut tile_sizes,
             extents: &mut extents,
-        },
-    )?;
-    sizes.truncate(expansion.width);
-    steps.truncate(expansion.steps);
-    tile_sizes.truncate(expansion.tile_dims);
-    extents.truncate(expansion.tile_dims);
-    Some(Generated {
+        };
+        run_generate(physical, tiles, &mut tile_dims, &mut ranks, out, then)
+    }
+}
+
+/// [`with_generated`] once its buffers are given: `dims` and `ranks` as long as the tiles'
+/// dims and the tiles.
+fn run_generate<R>(
+    physical: &[u64],
+    tiles: &[Tile],
+    dims: &mut [u64],
+    ranks: &mut [usize],
+    out: Buffers<'_>,
+    then: impl FnOnce(Generated<'_>) -> Option<R>,
+) -> Option<R> {
+    let mut flat = dims.iter_mut();
+    for (rank, tile) in ranks.iter_mut().zip(tiles) {
+        *rank = tile.0.len();
+        // The tile first: `zip` takes from `flat` only while the tile has dims.
+        for (td, d) in tile.0.iter().zip(flat.by_ref()) {
+            *d = match *td {
+                TileDim::Combine => 0,
+                TileDim::Size(t) => u64::try_from(t).ok().filter(|&t| t > 0)?,
+            };
+        }
+    }
+    let Buffers {
         sizes,
         steps,
         tile_sizes,
         extents,
-        expansion,
+    } = out;
+    for (s, &p) in sizes.iter_mut().zip(physical) {
+        *s = u128::from(p);
+    }
+    let tile_dims = TileDims { dims, ranks };
+    let e = generate(
+        physical.len(),
+        tile_dims,
+        Buffers {
+            sizes: &mut *sizes,
+            steps: &mut *steps,
+            tile_sizes: &mut *tile_sizes,
+            extents: &mut *extents,
+        },
+    )?;
+    then(Generated {
+        sizes: &sizes[..e.width],
+        steps: &steps[..e.steps],
+        tile_sizes: &tile_sizes[..e.tile_dims],
+        extents: &extents[..e.tile_dims],
+        widest: e.widest,
     })
 }
 
 /// Expands physical sizes (major to minor) by `tiles`, returning the steps, the final sizes
 /// and the widest the working index gets; `None` on arithmetic overflow (of 64 bits). Tiles
-/// must be valid (non-empty, positive or `*`, no trailing `*`). [`generate`] in buffers as
-/// long as the expansion needs, converted to [`Step`]s.
+/// must be valid (non-empty, positive or `*`, no trailing `*`). [`generate`]'s expansion,
+/// converted to [`Step`]s.
 pub(crate) fn expand(sizes: Vec<u64>, tiles: &[Tile]) -> Option<(Vec<Step>, Vec<u64>, usize)> {
-    let g = generate_at_run_time(sizes, tiles)?;
     let narrow =
         |v: &[u128]| -> Option<Vec<u64>> { v.iter().map(|&x| u64::try_from(x).ok()).collect() };
-    let steps = g
-        .steps
-        .iter()
-        .map(|step| {
-            Some(match *step {
-                FlatStep::Pad { by } => Step::Pad { by },
-                FlatStep::Combine { at, mult } => Step::Combine {
-                    at,
-                    mult: u64::try_from(mult).ok()?,
-                },
-                FlatStep::Tile {
-                    start,
-                    count,
-                    first,
-                } => Step::Tile {
-                    start,
-                    sizes: narrow(g.tile_sizes.get(first..first + count)?)?,
-                    extents: narrow(g.extents.get(first..first + count)?)?,
-                },
+    with_generated(&sizes, tiles, |g| {
+        let steps = g
+            .steps
+            .iter()
+            .map(|step| {
+                Some(match *step {
+                    FlatStep::Pad { by } => Step::Pad { by },
+                    FlatStep::Combine { at, mult } => Step::Combine {
+                        at,
+                        mult: u64::try_from(mult).ok()?,
+                    },
+                    FlatStep::Tile {
+                        start,
+                        count,
+                        first,
+                    } => Step::Tile {
+                        start,
+                        sizes: narrow(g.tile_sizes.get(first..first + count)?)?,
+                        extents: narrow(g.extents.get(first..first + count)?)?,
+                    },
+                })
             })
-        })
-        .collect::<Option<_>>()?;
-    Some((steps, narrow(&g.sizes)?, g.expansion.widest))
+            .collect::<Option<_>>()?;
+        Some((steps, narrow(g.sizes)?, g.widest))
+    })
 }
 
 /// Static extents of the array as the layout sees them (bounds for `<=N`, legacy padded
@@ -337,8 +389,7 @@ pub(crate) fn wide_byte_size(a: &ArrayShape) -> Option<u128> {
         return Some(0);
     };
     let physical: Vec<u64> = physical_order(a).iter().map(|&d| extents[d]).collect();
-    let sizes = expanded_sizes(physical, &a.layout.tiles)?;
-    let elements = sizes.iter().try_fold(1u128, |acc, &s| acc.checked_mul(s))?;
+    let elements = expanded_elements(&physical, &a.layout.tiles)?;
     let alignment = u128::try_from(a.layout.tail_padding_alignment_in_elements)
         .ok()
         .filter(|&m| m > 0)?;
@@ -358,10 +409,12 @@ pub(crate) fn wide_byte_size(a: &ArrayShape) -> Option<u128> {
     data.checked_add(prefix)
 }
 
-/// The sizes after every tile, in 128 bits (so that a size past 64 bits still gets its
-/// message): [`generate`]'s sizes, its steps unused.
-fn expanded_sizes(sizes: Vec<u64>, tiles: &[Tile]) -> Option<Vec<u128>> {
-    generate_at_run_time(sizes, tiles).map(|g| g.sizes)
+/// The number of element slots after every tile, in 128 bits (so that a size past 64 bits
+/// still gets its message): the product of [`generate`]'s sizes, its steps unused.
+fn expanded_elements(physical: &[u64], tiles: &[Tile]) -> Option<u128> {
+    with_generated(physical, tiles, |g| {
+        g.sizes.iter().try_fold(1u128, |acc, &s| acc.checked_mul(s))
+    })
 }
 
 pub(crate) fn round_up(n: u64, multiple: i64) -> Option<u64> {
@@ -392,7 +445,7 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
 
-    use super::{Buffers, FlatStep, Step, TileDims, expand, expanded_sizes, generate};
+    use super::{Buffers, FlatStep, Step, TileDims, expand, expanded_elements, generate};
     use crate::model::{Tile, TileDim};
 
     fn tile(dims: &[i64]) -> Tile {
@@ -462,14 +515,14 @@ mod tests {
         assert_eq!(widest, 17);
     }
 
-    /// Sizes past 64 bits: the plan's expansion fails, the byte size's walk gets them.
+    /// Sizes past 64 bits: the plan's expansion fails, the byte size's count gets them.
     #[test]
     fn sizes_past_64_bits() {
         let tiles = [tile(&[0, 1])];
         assert_eq!(expand(vec![1 << 40, 1 << 40], &tiles), None);
         assert_eq!(
-            expanded_sizes(vec![1 << 40, 1 << 40], &tiles),
-            Some(vec![1 << 80, 1])
+            expanded_elements(&[1 << 40, 1 << 40], &tiles),
+            Some(1 << 80)
         );
     }
 
