@@ -221,7 +221,7 @@ struct Generated<'a> {
 /// tiles that are not valid) fails: a tile pads the working index to at most its rank, and
 /// adds at most two entries for each of its sizes (not `*`) to what is left; it takes a
 /// padding, a merge for each `*` and the tile itself. They are on the stack when each fits in
-/// [`SMALL`] entries, else on the heap.
+/// [`SMALL`] entries (or a quarter of that), else on the heap.
 fn with_generated<R>(
     physical: &[u64],
     tiles: &[Tile],
@@ -239,24 +239,18 @@ fn with_generated<R>(
     }
     let width = widest_tile.max(physical.len().checked_add(sized.checked_mul(2)?)?);
     let steps = (dims - sized).checked_add(tiles.len().checked_mul(2)?)?;
-    if dims.max(tiles.len()).max(width).max(steps) <= SMALL {
-        let (mut tile_dims, mut ranks) = ([0; SMALL], [0; SMALL]);
-        let (mut sizes, mut flat) = ([0; SMALL], [FlatStep::Pad { by: 0 }; SMALL]);
-        let (mut tile_sizes, mut extents) = ([0; SMALL], [0; SMALL]);
-        let out = Buffers {
-            sizes: &mut sizes[..width],
-            steps: &mut flat[..steps],
-            tile_sizes: &mut tile_sizes[..sized],
-            extents: &mut extents[..sized],
-        };
-        run_generate(
-            physical,
-            tiles,
-            &mut tile_dims[..dims],
-            &mut ranks[..tiles.len()],
-            out,
-            then,
-        )
+    let lengths = Lengths {
+        dims,
+        tiles: tiles.len(),
+        sized,
+        width,
+        steps,
+    };
+    let most = dims.max(tiles.len()).max(width).max(steps);
+    if most <= SMALL / 4 {
+        on_stack::<{ SMALL / 4 }, R>(physical, tiles, lengths, then)
+    } else if most <= SMALL {
+        on_stack::<SMALL, R>(physical, tiles, lengths, then)
     } else {
         let (mut tile_dims, mut ranks) = (vec![0; dims], vec![0; tiles.len()]);
         let (mut sizes, mut flat) = (vec![0; width], vec![FlatStep::Pad { by: 0 }; steps]);
@@ -269,6 +263,43 @@ fn with_generated<R>(
         };
         run_generate(physical, tiles, &mut tile_dims, &mut ranks, out, then)
     }
+}
+
+/// The lengths of [`with_generated`]'s buffers.
+#[derive(Clone, Copy)]
+struct Lengths {
+    dims: usize,
+    tiles: usize,
+    sized: usize,
+    width: usize,
+    steps: usize,
+}
+
+/// [`with_generated`] with buffers of `N` entries on the stack (few, so that a layout of one
+/// or two small tiles does not clear kilobytes); every length must be at most `N`.
+fn on_stack<const N: usize, R>(
+    physical: &[u64],
+    tiles: &[Tile],
+    len: Lengths,
+    then: impl FnOnce(Generated<'_>) -> Option<R>,
+) -> Option<R> {
+    let (mut tile_dims, mut ranks) = ([0; N], [0; N]);
+    let (mut sizes, mut flat) = ([0; N], [FlatStep::Pad { by: 0 }; N]);
+    let (mut tile_sizes, mut extents) = ([0; N], [0; N]);
+    let out = Buffers {
+        sizes: sizes.get_mut(..len.width)?,
+        steps: flat.get_mut(..len.steps)?,
+        tile_sizes: tile_sizes.get_mut(..len.sized)?,
+        extents: extents.get_mut(..len.sized)?,
+    };
+    run_generate(
+        physical,
+        tiles,
+        tile_dims.get_mut(..len.dims)?,
+        ranks.get_mut(..len.tiles)?,
+        out,
+        then,
+    )
 }
 
 /// [`with_generated`] once its buffers are given: `dims` and `ranks` as long as the tiles'
