@@ -269,6 +269,27 @@ fn too_many_tiling_steps_for_a_plan() {
 }
 
 #[test]
+fn a_padding_tile_counts_toward_the_working_width() {
+    // f32[4] with a tile of sixteen `*` then 1: the tile pads the index to 17 entries before
+    // merging them back into one, so offsets need a working index 17 wide though the expanded
+    // shape is [4, 1] (it was planned as 2 wide and panicked writing the 17th entry). Merging
+    // zeros into i leaves i, tiled by 1: offset i.
+    let p = plan(&format!("f32[4]{{0:T({}1)}}", "*,".repeat(16)));
+    assert_eq!(p.expanded_dims(), &[4, 1]);
+    for i in 0..4 {
+        assert_eq!(p.offset(&[i]), i);
+    }
+    // Sixty-four `*`: 65 entries, past MAX_EXPANDED_RANK, an error rather than a panic.
+    let a = parse_array(&format!("f32[4]{{0:T({}1)}}", "*,".repeat(64))).unwrap();
+    let errs = Plan::new(&a).unwrap_err();
+    assert!(
+        errs[0].message().contains("65 dimensions once tiled"),
+        "{}",
+        errs[0]
+    );
+}
+
+#[test]
 fn wide_tiles_validate_in_linear_time() {
     // A tile of rank 10^6 + 1, all `*` but the last: one element, merged 10^6 times (built in
     // code: parsing megabyte lines is checked below and in the CLI tests).
