@@ -357,6 +357,12 @@ fn run_generate<R>(
 /// must be valid (non-empty, positive or `*`, no trailing `*`). [`generate`]'s expansion,
 /// converted to [`Step`]s.
 pub(crate) fn expand(sizes: Vec<u64>, tiles: &[Tile]) -> Option<(Vec<Step>, Vec<u64>, usize)> {
+    if tiles.is_empty() {
+        // No step to generate: the sizes are the physical shape (what `generate` returns for
+        // no tiles, without its buffers).
+        let widest = sizes.len();
+        return Some((Vec::new(), sizes, widest));
+    }
     let narrow =
         |v: &[u128]| -> Option<Vec<u64>> { v.iter().map(|&x| u64::try_from(x).ok()).collect() };
     with_generated(&sizes, tiles, |g| {
