@@ -55,7 +55,8 @@ fn allocate<L: StaticLayout + Default>() -> Buffer<L> {
     }
 }
 
-static SEED_BYTES: [u8; <layout!(f32[2,3]{0,1}, padded = [3,5]) as StaticLayout>::SIZE_BYTES] = [0; 60];
+static SEED_BYTES: [u8; <layout!(f32[2,3]{0,1}, padded = [3,5]) as StaticLayout>::SIZE_BYTES] =
+    [0; 60];
 
 fn main() {
     let buffer = allocate::<layout!(bf16[4,6]{0,1:T(2,2)})>();

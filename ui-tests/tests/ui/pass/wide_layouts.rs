@@ -16,7 +16,12 @@ fn agrees<L: StaticLayout>() {
             rest /= d;
         }
         let offset = L::offset(index);
-        assert_eq!(offset, plan.offset(index.as_ref()), "{} {index:?}", L::CANONICAL);
+        assert_eq!(
+            offset,
+            plan.offset(index.as_ref()),
+            "{} {index:?}",
+            L::CANONICAL
+        );
         assert_eq!(L::index_of(offset), Some(index));
     }
 }
