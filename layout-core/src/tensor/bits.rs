@@ -6,9 +6,10 @@
 use core::ops::Range;
 
 use super::digits::Loop;
-use super::kernels::{LINE, edge, offsets};
+use super::kernels::{edge, offsets};
 use super::lanes;
 use super::nest::{Form, Kernel, Leaf, Nest, ONCE};
+use super::stream::LINE;
 
 /// How both sides store elements: bits per element and the bit where element 0 starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

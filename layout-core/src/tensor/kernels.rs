@@ -8,6 +8,7 @@
 
 use super::digits::Loop;
 use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};
+use super::stream::LINE;
 use super::{lanes, stream};
 
 /// Where a row of blocks starts, how the block's loops step, how many blocks follow each
@@ -130,10 +131,6 @@ fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
         }
     }
 }
-
-/// The largest side of a block of whole vectors, in bytes: one cache line, so that every
-/// block reads and writes whole lines and needs nothing from its neighbours in the cache.
-pub(crate) const LINE: usize = stream::LINE;
 
 /// `reps` blocks of `at.sides.1` destination rows of `at.sides.0` slots, from as many
 /// source rows of as many slots: sub-blocks of `M × M` slots (`M · N` = 16 bytes, one

@@ -16,8 +16,8 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::digits::Loop;
-use super::kernels::LINE;
 use super::lanes;
+use super::stream::LINE;
 use crate::index::MAX_EXPANDED_RANK;
 
 /// The largest block side of the transpose kernel, in slots.
