@@ -23,6 +23,7 @@ struct Entry {
     next: *mut Entry,
 }
 
+/// A power of two.
 const BUCKETS: usize = 64;
 
 static TABLE: [AtomicPtr<Entry>; BUCKETS] = [const { AtomicPtr::new(ptr::null_mut()) }; BUCKETS];
@@ -38,6 +39,14 @@ impl Hasher for Fnv {
         for &b in bytes {
             self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
+    }
+    // A `TypeId` hashes as whole integers: one step each rather than one per byte (a copy of
+    // a 4 KiB tensor looks its plan up every time).
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x0100_0000_01b3);
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64 ^ (x >> 64) as u64);
     }
 }
 
@@ -61,7 +70,8 @@ fn find(mut p: *mut Entry, key: TypeId) -> Option<&'static CopyPlan> {
 pub(crate) fn get(key: TypeId, build: impl FnOnce() -> CopyPlan) -> &'static CopyPlan {
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     key.hash(&mut h);
-    let bucket = &TABLE[(h.finish() % BUCKETS as u64) as usize];
+    // The top bits: a multiply mixes every input bit into them.
+    let bucket = &TABLE[(h.finish() >> (64 - BUCKETS.trailing_zeros())) as usize];
     let mut head = bucket.load(Ordering::Acquire);
     if let Some(plan) = find(head, key) {
         return plan;

@@ -138,6 +138,7 @@ fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
 /// destination rows of at most [`LINE`] bytes, then stored (streamed when they are whole
 /// lines).
 #[inline(never)]
+#[allow(unsafe_code)]
 fn lanes<const N: usize, const M: usize, const R: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
@@ -163,30 +164,58 @@ fn lanes<const N: usize, const M: usize, const R: usize>(
     for (y, t) in to[..b].iter_mut().enumerate() {
         *t = ((y & (w.b_lo - 1)) * at.db + (y >> sb) * w.db_hi) * N;
     }
+    // Rows `M` apart in the tables are a step of `a_lo` (or `b_lo`) apart, which `M` divides:
+    // the `M` rows of a group are one stride apart, `from[gx·M + i] = from[gx·M] + i·sa·N`
+    // and `to[gy·M + i] = to[gy·M] + i·db·N`.
+    assert!(
+        w.a_lo.is_multiple_of(M) && w.b_lo.is_multiple_of(M),
+        "a group's rows in one loop"
+    );
+    // The bytes a block reads from its corner and writes from its corner: every row's
+    // offset plus its length. Checked once per block, so that the vectors inside need no
+    // check.
+    let src_span = from[..a].iter().max().map_or(0, |&f| f + b * N);
+    let dst_span = to[..b].iter().max().map_or(0, |&t| t + row);
+    // Whole lines are gathered in `scratch` and streamed; anything else is stored in place.
+    let gather = at.stream && row == LINE;
+    let scratch = scratch.as_flattened_mut();
+    assert!(!gather || scratch.len() >= b * LINE, "scratch for a block");
+    let (src_row, out_row) = (at.sa * N, if gather { LINE } else { at.db * N });
     for r in 0..at.reps {
         let (d0, s0) = ((at.at.0 + r * at.step.0) * N, (at.at.1 + r * at.step.1) * N);
-        // Whole lines are gathered in `scratch` and streamed; anything else is stored in place.
-        let gather = at.stream && row == LINE;
-        for gx in 0..a / M {
+        let s = &src[s0..s0 + src_span];
+        let d = &mut dst[d0..d0 + dst_span];
+        {
+            let out: &mut [u8] = if gather { &mut scratch[..b * LINE] } else { d };
             for gy in 0..b / M {
-                let mut v: [lanes::V; M] = core::array::from_fn(|i| {
-                    lanes::at(src, s0 + from[gx * M + i] + gy * lanes::BYTES)
-                });
-                lanes::shuffle::<N, M>(&mut v, lanes::log2(M));
-                for (i, v) in v.iter().enumerate() {
-                    let y = gy * M + i;
-                    if gather {
-                        lanes::put(*v, &mut scratch[y], gx * lanes::BYTES);
-                    } else {
-                        lanes::put(*v, dst, d0 + to[y] + gx * lanes::BYTES);
+                let o = if gather { gy * M * LINE } else { to[gy * M] };
+                for gx in 0..a / M {
+                    let f = from[gx * M] + gy * lanes::BYTES;
+                    // SAFETY: row `gx·M + i < a` starts at `from[gx·M] + i·sa·N =
+                    // from[gx·M + i] <= max(from[..a])` (asserted above), and `gy·16 + 16 <=
+                    // (b / M)·M·N <= b·N` (`M·N = 16`), so the 16 bytes from
+                    // `f + i·sa·N` end within `src_span = max(from[..a]) + b·N = s.len()`.
+                    let mut v: [lanes::V; M] = core::array::from_fn(|i| unsafe {
+                        lanes::at_unchecked(s, f + i * src_row)
+                    });
+                    lanes::shuffle::<N, M>(&mut v, lanes::log2(M));
+                    for (i, v) in v.iter().enumerate() {
+                        // SAFETY: row `y = gy·M + i < b` starts at `o + i·out_row`: in
+                        // `scratch`, `y·LINE`, whose row ends within `b·LINE = out.len()`;
+                        // in place, `to[gy·M] + i·db·N = to[y] <= max(to[..b])` (asserted
+                        // above), whose row ends within `dst_span = out.len()`. The bytes
+                        // `gx·16 .. gx·16 + 16` lie in the row: `gx·16 + 16 <= (a / M)·M·N
+                        // <= a·N = row` (and `row = LINE` in `scratch`).
+                        unsafe {
+                            lanes::put_unchecked(*v, out, o + i * out_row + gx * lanes::BYTES);
+                        }
                     }
                 }
             }
         }
         if gather {
-            for (y, o) in scratch[..b].iter().enumerate() {
-                let line: &mut [u8; LINE] =
-                    (&mut dst[d0 + to[y]..][..LINE]).try_into().expect("a line");
+            for (y, o) in scratch[..b * LINE].as_chunks::<LINE>().0.iter().enumerate() {
+                let line: &mut [u8; LINE] = (&mut d[to[y]..][..LINE]).try_into().expect("a line");
                 stream::line(line, o);
             }
         }

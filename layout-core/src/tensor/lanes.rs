@@ -42,6 +42,24 @@ mod imp {
         unsafe { _mm_storeu_si128(b.as_mut_ptr().cast::<__m128i>(), v.0) }
     }
 
+    /// # Safety
+    /// `p` is valid for reads of 16 bytes.
+    #[inline(always)]
+    pub(crate) unsafe fn load_ptr(p: *const u8) -> V {
+        // SAFETY: `p` is readable for 16 bytes (the caller's contract); `_mm_loadu_si128`
+        // takes any alignment; SSE2 is part of the x86_64 baseline.
+        V(unsafe { _mm_loadu_si128(p.cast::<__m128i>()) })
+    }
+
+    /// # Safety
+    /// `p` is valid for writes of 16 bytes.
+    #[inline(always)]
+    pub(crate) unsafe fn store_ptr(v: V, p: *mut u8) {
+        // SAFETY: `p` is writable for 16 bytes (the caller's contract); `_mm_storeu_si128`
+        // takes any alignment; SSE2 is part of the x86_64 baseline.
+        unsafe { _mm_storeu_si128(p.cast::<__m128i>(), v.0) }
+    }
+
     /// The low halves of `a` and `b`, slots of `W` bytes interleaved.
     #[inline(always)]
     pub(crate) fn lo<const W: usize>(a: V, b: V) -> V {
@@ -115,6 +133,24 @@ mod imp {
         *b = v.0;
     }
 
+    /// # Safety
+    /// `p` is valid for reads of 16 bytes.
+    #[inline(always)]
+    pub(crate) unsafe fn load_ptr(p: *const u8) -> V {
+        // SAFETY: `p` is readable for 16 bytes (the caller's contract) and `[u8; 16]` has
+        // alignment 1 and no invalid values.
+        V(unsafe { p.cast::<[u8; 16]>().read() })
+    }
+
+    /// # Safety
+    /// `p` is valid for writes of 16 bytes.
+    #[inline(always)]
+    pub(crate) unsafe fn store_ptr(v: V, p: *mut u8) {
+        // SAFETY: `p` is writable for 16 bytes (the caller's contract) and `[u8; 16]` has
+        // alignment 1.
+        unsafe { p.cast::<[u8; 16]>().write(v.0) }
+    }
+
     #[inline(always)]
     fn half<const W: usize>(a: V, b: V, from: usize) -> V {
         let mut o = [0u8; 16];
@@ -185,6 +221,31 @@ pub(crate) const fn log2(n: usize) -> usize {
 pub(crate) fn at(s: &[u8], at: usize) -> V {
     let b: &[u8; BYTES] = s[at..at + BYTES].try_into().expect("16 bytes");
     load(b)
+}
+
+/// The 16 bytes of `s` from `at`, without a bounds check (for kernels that check a whole
+/// block's span once).
+///
+/// # Safety
+/// `at + 16 <= s.len()`.
+#[inline(always)]
+pub(crate) unsafe fn at_unchecked(s: &[u8], at: usize) -> V {
+    debug_assert!(at + BYTES <= s.len());
+    // SAFETY: `at + 16 <= s.len()` (the caller's contract), so the 16 bytes from `at` are in
+    // `s`, which is borrowed for reads.
+    unsafe { imp::load_ptr(s.as_ptr().add(at)) }
+}
+
+/// Writes `v` into the 16 bytes of `d` from `at`, without a bounds check.
+///
+/// # Safety
+/// `at + 16 <= d.len()`.
+#[inline(always)]
+pub(crate) unsafe fn put_unchecked(v: V, d: &mut [u8], at: usize) {
+    debug_assert!(at + BYTES <= d.len());
+    // SAFETY: `at + 16 <= d.len()` (the caller's contract), so the 16 bytes from `at` are in
+    // `d`, which is borrowed mutably.
+    unsafe { imp::store_ptr(v, d.as_mut_ptr().add(at)) }
 }
 
 /// Writes `v` into the 16 bytes of `d` from `at`.

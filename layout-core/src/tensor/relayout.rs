@@ -483,8 +483,13 @@ impl CopyPlan {
                     }
                 };
                 let whole = parts == (0..nest.parts());
-                match nest.split_loop() {
-                    Some((depth, slots)) if PARALLEL && whole && dst.len() >= PARALLEL_BYTES => {
+                let split_at = if PARALLEL && whole && dst.len() >= PARALLEL_BYTES {
+                    nest.split_loop()
+                } else {
+                    None
+                };
+                match split_at {
+                    Some((depth, slots)) => {
                         // Step `k` of the loop at `depth` writes only its own `slots` slots.
                         let steps = 0..nest.outer[depth].size;
                         split(dst, slots * width, steps, &|dst, steps| {
