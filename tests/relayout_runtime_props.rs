@@ -269,6 +269,7 @@ fn kernels_match_reference() {
         ("s4[64,256]{1,0:E(4)}", "s4[64,256]{1,0:T(64,128)(8,1)E(4)}"),
         ("s4[72,130]{1,0:E(4)}", "s4[72,130]{1,0:T(64,128)(8,1)E(4)}"),
         ("u4[16,256]{1,0:E(4)}", "u4[16,256]{1,0:T(8,128)(2,1)E(4)}"),
+        ("s4[32,256]{1,0:E(4)}", "s4[32,256]{1,0:T(32,128)(4,1)E(4)}"),
         ("s4[64,128]{1,0:E(4)}", "s4[64,128]{0,1:E(4)}"),
         ("s4[32,256]{1,0:E(4)}", "s4[32,256]{0,1:T(8,128)E(4)}"),
     ];
@@ -296,12 +297,16 @@ fn kernels_match_reference() {
 #[test]
 fn large_copies_match_reference() {
     use xla_layout::tensor::AlignedBuf;
-    // 16 MiB: the zip and unzip kernels' streamed paths, and the vector transpose's lines
-    // gathered and streamed (the other kernels stream through the same `stream::line` and
+    // 16 MiB: the zip and unzip kernels' streamed paths (of bytes and of `E(4)` fields), and
+    // the vector transpose's lines gathered and streamed (the other kernels stream through the same `stream::line` and
     // `stream::copy`).
     for (a, b) in [
         ("bf16[1024,8192]{1,0}", "bf16[1024,8192]{1,0:T(8,128)(2,1)}"),
         ("f32[2048,2048]{1,0}", "f32[2048,2048]{0,1:T(8,128)}"),
+        (
+            "s4[4096,8192]{1,0:E(4)}",
+            "s4[4096,8192]{1,0:T(64,128)(8,1)E(4)}",
+        ),
     ] {
         let (a, b) = (
             xla_layout::parse_array(a).unwrap(),
@@ -323,7 +328,16 @@ fn large_copies_match_reference() {
         assert!(*again == *src, "{a} -> {b} -> {a} changed the data");
         let (pa, pb) = (Plan::new(&a).unwrap(), Plan::new(&b).unwrap());
         let dims = pa.dims().to_vec();
-        let w = pa.element_bits() / 8;
+        let bits = pa.element_bits();
+        // The element in slot `k`: whole bytes, or a field of a byte, low bits first.
+        let element = |buf: &[u8], k: usize| -> Vec<u8> {
+            if bits >= 8 {
+                buf[k * bits / 8..][..bits / 8].to_vec()
+            } else {
+                let at = k * bits;
+                vec![(buf[at / 8] >> (at % 8)) & ((1u8 << bits) - 1)]
+            }
+        };
         for k in 0..4096usize {
             let index: Vec<usize> = dims
                 .iter()
@@ -332,8 +346,8 @@ fn large_copies_match_reference() {
                 .collect();
             let (s, d) = (pa.offset(&index), pb.offset(&index));
             assert_eq!(
-                src[s * w..][..w],
-                dst[d * w..][..w],
+                element(&src, s),
+                element(&dst, d),
                 "{a} -> {b} at {index:?}"
             );
         }

@@ -9,7 +9,7 @@ use super::digits::Loop;
 use super::kernels::{edge, offsets};
 use super::lanes;
 use super::nest::{Form, Kernel, Leaf, Nest, ONCE};
-use super::stream::LINE;
+use super::stream::{self, LINE};
 
 /// How both sides store elements: bits per element and the bit where element 0 starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,13 +212,15 @@ fn unpack<const P: usize>(dst: &mut [u8], src: &[u8], len: usize, sign: bool) ->
     n * P
 }
 
-/// Copies the part `parts` of `nest` from `src` into `dst`, stored as `fields` says.
+/// Copies the part `parts` of `nest` from `src` into `dst`, stored as `fields` says; the
+/// interleaving kernels of `E(4)` fields with non-temporal stores if `stream`.
 pub(crate) fn copy(
     nest: &Nest,
     fields: &BitFields,
     dst: &mut [u8],
     src: &[u8],
     parts: Range<usize>,
+    stream: bool,
 ) {
     let mut scratch = [[0u8; LINE]; LINE];
     nest.walk(parts, &mut |leaf: &Leaf<'_>| {
@@ -235,8 +237,8 @@ pub(crate) fn copy(
                     fields.run(dst, src, d, s, len);
                 }
                 Kernel::Block { a, b, form } => {
-                    let fast =
-                        k < whole && fields.nibbles(&mut scratch, dst, src, (d, s), [a, b], form);
+                    let fast = k < whole
+                        && fields.nibbles(&mut scratch, dst, src, (d, s), [a, b], form, stream);
                     if !fast {
                         let wide = match form {
                             Form::Lanes { wide } => wide,
@@ -264,6 +266,7 @@ impl BitFields {
         (d, s): (usize, usize),
         [a, b]: [Loop; 2],
         form: Form,
+        stream: bool,
     ) -> bool {
         let (dst_at, src_at) = (self.dst_start + 4 * d, self.src_start + 4 * s);
         let even = |x: usize| x.is_multiple_of(2);
@@ -276,7 +279,28 @@ impl BitFields {
         let (bytes, out) = scratch.split_at_mut(LINE / 2);
         let (bytes, out) = (bytes.as_flattened_mut(), out.as_flattened_mut());
         match form {
-            // `a.size` rows of `b.size` fields into one run.
+            // `a.size` rows of `b.size` fields into one run: in registers, 32 fields of each
+            // row at a time, where the rows are whole vectors.
+            Form::Zip if even(a.src) && b.size.is_multiple_of(32) => {
+                let rows = Rows {
+                    at: src_at / 8,
+                    stride: 4 * a.src / 8,
+                    len: b.size / 2,
+                };
+                let out = &mut dst[dst_at / 8..][..a.size * b.size / 2];
+                // At most 8 rows of `MAX_RUN` fields: 512 bytes, gathered to be streamed.
+                let buf = &mut scratch.as_flattened_mut()[..out.len()];
+                let to = if stream { &mut *buf } else { &mut *out };
+                match a.size {
+                    2 => zip_nibbles::<1>(to, src, rows),
+                    4 => zip_nibbles::<2>(to, src, rows),
+                    _ => zip_nibbles::<4>(to, src, rows),
+                }
+                if stream {
+                    stream::copy(out, buf);
+                }
+                true
+            }
             Form::Zip if even(a.src) && even(b.size) => {
                 let (rows, len) = (a.size, b.size);
                 for x in 0..rows {
@@ -287,7 +311,32 @@ impl BitFields {
                 pack_nibbles(&mut dst[dst_at / 8..], &out[..rows * len], rows * len);
                 true
             }
-            // One run into `b.size` rows of `a.size` fields.
+            // One run into `b.size` rows of `a.size` fields: in registers, 32 fields of each
+            // row at a time, where the rows are whole vectors.
+            Form::Unzip if even(b.dst) && a.size.is_multiple_of(32) => {
+                let rows = Rows {
+                    at: dst_at / 8,
+                    stride: 4 * b.dst / 8,
+                    len: a.size / 2,
+                };
+                let from = &src[src_at / 8..][..a.size * b.size / 2];
+                if stream {
+                    // At most 8 rows of `MAX_RUN` fields: 512 bytes, gathered to be streamed.
+                    let buf = &mut scratch.as_flattened_mut()[..b.size * rows.len];
+                    let packed = Rows {
+                        at: 0,
+                        stride: rows.len,
+                        ..rows
+                    };
+                    unzip_rows(buf, packed, from, b.size);
+                    for y in 0..b.size {
+                        stream::copy(&mut dst[rows.range(y)], &buf[packed.range(y)]);
+                    }
+                } else {
+                    unzip_rows(dst, rows, from, b.size);
+                }
+                true
+            }
             Form::Unzip if even(b.dst) && even(a.size) => {
                 let (rows, len) = (b.size, a.size);
                 unpack_nibbles(
@@ -304,6 +353,78 @@ impl BitFields {
                 true
             }
             _ => false,
+        }
+    }
+}
+
+/// Rows of bytes in a buffer: row `x` is the `len` bytes from `at + x · stride`.
+#[derive(Clone, Copy)]
+struct Rows {
+    at: usize,
+    stride: usize,
+    len: usize,
+}
+
+impl Rows {
+    fn range(&self, x: usize) -> Range<usize> {
+        let start = self.at + x * self.stride;
+        start..start + self.len
+    }
+}
+
+/// [`unzip_nibbles`] into `rows` (2, 4 or 8) rows.
+fn unzip_rows(dst: &mut [u8], rows: Rows, from: &[u8], count: usize) {
+    match count {
+        2 => unzip_nibbles::<1>(dst, rows, from),
+        4 => unzip_nibbles::<2>(dst, rows, from),
+        _ => unzip_nibbles::<4>(dst, rows, from),
+    }
+}
+
+/// `2P` rows of `E(4)` fields (`P` = 1, 2 or 4 pairs of rows of whole 16-byte vectors, each
+/// starting on a byte) interleaved into `out`: field `y` of row `x` to field `y · 2P + x`.
+/// 32 fields of each row at a time, in registers: each pair of rows' bytes to bytes of one
+/// field of each ([`lanes::swap_nibbles`], even and odd fields, interleaved into field order by
+/// a round of [`lanes::shuffle`]), then those `P` rows of bytes interleaved by `log2 P`
+/// rounds.
+fn zip_nibbles<const P: usize>(out: &mut [u8], src: &[u8], rows: Rows) {
+    for c in (0..rows.len).step_by(lanes::BYTES) {
+        // Fields `0..16` and `16..32` of the chunk: a byte per pair and field.
+        let mut halves = [[lanes::zero(); P]; 2];
+        for k in 0..P {
+            let (r0, r1) = (&src[rows.range(2 * k)], &src[rows.range(2 * k + 1)]);
+            let mut v = lanes::swap_nibbles(lanes::at(r0, c), lanes::at(r1, c));
+            lanes::shuffle::<1, 2>(&mut v, 1);
+            (halves[0][k], halves[1][k]) = (v[0], v[1]);
+        }
+        for (h, half) in halves.iter_mut().enumerate() {
+            lanes::shuffle::<1, P>(half, lanes::log2(P));
+            for (k, v) in half.iter().enumerate() {
+                lanes::put(*v, out, 2 * P * c + h * 16 * P + k * lanes::BYTES);
+            }
+        }
+    }
+}
+
+/// The inverse of [`zip_nibbles`]: one run of `E(4)` fields, `2P` to a group, split into
+/// `P` pairs of rows `rows` of `dst` (whole 16-byte vectors): field `y · 2P + x` to field `y`
+/// of row `x`.
+fn unzip_nibbles<const P: usize>(dst: &mut [u8], rows: Rows, from: &[u8]) {
+    for c in (0..rows.len).step_by(lanes::BYTES) {
+        let mut halves: [[lanes::V; P]; 2] = [[lanes::zero(); P]; 2];
+        for (h, half) in halves.iter_mut().enumerate() {
+            for (k, v) in half.iter_mut().enumerate() {
+                *v = lanes::at(from, 2 * P * c + h * 16 * P + k * lanes::BYTES);
+            }
+            lanes::shuffle::<1, P>(half, lanes::log2(lanes::BYTES));
+        }
+        for k in 0..P {
+            // Bytes of fields in order to even and odd fields (the inverse of one round).
+            let mut v = [halves[0][k], halves[1][k]];
+            lanes::shuffle::<1, 2>(&mut v, lanes::log2(2 * lanes::BYTES) - 1);
+            let [x, y] = lanes::swap_nibbles(v[0], v[1]);
+            lanes::put(x, &mut dst[rows.range(2 * k)], c);
+            lanes::put(y, &mut dst[rows.range(2 * k + 1)], c);
         }
     }
 }

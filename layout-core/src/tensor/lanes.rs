@@ -19,9 +19,9 @@ pub(crate) const BYTES: usize = 16;
 mod imp {
     use core::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_packus_epi16, _mm_set1_epi8,
-        _mm_set1_epi16, _mm_srli_epi16, _mm_storeu_si128, _mm_unpackhi_epi8, _mm_unpackhi_epi16,
-        _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi8, _mm_unpacklo_epi16,
-        _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+        _mm_set1_epi16, _mm_slli_epi16, _mm_srli_epi16, _mm_storeu_si128, _mm_unpackhi_epi8,
+        _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi8,
+        _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
     };
 
     /// 16 bytes in an SSE2 register.
@@ -99,6 +99,24 @@ mod imp {
                 _mm_or_si128(lo, hi)
             };
             V(_mm_packus_epi16(pair(a.0), pair(b.0)))
+        }
+    }
+
+    /// Per byte: the low nibbles of `a` and `b` together, and the high ones.
+    #[inline(always)]
+    pub(crate) fn swap_nibbles(a: V, b: V) -> [V; 2] {
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
+        unsafe {
+            let (lo, hi) = (_mm_set1_epi8(0x0f), _mm_set1_epi8(0xf0u8 as i8));
+            let low = _mm_or_si128(
+                _mm_and_si128(a.0, lo),
+                _mm_and_si128(_mm_slli_epi16::<4>(b.0), hi),
+            );
+            let high = _mm_or_si128(
+                _mm_and_si128(_mm_srli_epi16::<4>(a.0), lo),
+                _mm_and_si128(b.0, hi),
+            );
+            [V(low), V(high)]
         }
     }
 
@@ -184,6 +202,16 @@ mod imp {
     }
 
     #[inline(always)]
+    pub(crate) fn swap_nibbles(a: V, b: V) -> [V; 2] {
+        let (mut low, mut high) = ([0u8; 16], [0u8; 16]);
+        for k in 0..16 {
+            low[k] = (a.0[k] & 0x0f) | (b.0[k] << 4);
+            high[k] = (a.0[k] >> 4) | (b.0[k] & 0xf0);
+        }
+        [V(low), V(high)]
+    }
+
+    #[inline(always)]
     pub(crate) fn nibbles_together(a: V, b: V) -> V {
         let mut o = [0u8; 16];
         for (k, x) in o.iter_mut().enumerate() {
@@ -195,7 +223,7 @@ mod imp {
     }
 }
 
-pub(crate) use imp::{V, load, nibbles_apart, nibbles_together, store};
+pub(crate) use imp::{V, load, nibbles_apart, nibbles_together, store, swap_nibbles};
 
 /// `rounds` rounds of the perfect shuffle of the `M` vectors `v` (a power of two) at slot
 /// width `W` (1, 2, 4 or 8 bytes).
@@ -208,6 +236,12 @@ pub(crate) fn shuffle<const W: usize, const M: usize>(v: &mut [V; M], rounds: us
             v[2 * i + 1] = imp::hi::<W>(old[i], old[i + M / 2]);
         }
     }
+}
+
+/// A vector of zeros.
+#[inline(always)]
+pub(crate) fn zero() -> V {
+    load(&[0; BYTES])
 }
 
 /// `log2 n` for a power of two.
@@ -317,6 +351,29 @@ mod tests {
         // A run of bf16 pairs split into 2 rows of 8: log2(8) rounds.
         let r = run::<2, 2>(3);
         assert!((0..16).all(|p| r[p] == (p % 8) * 2 + p / 8));
+    }
+
+    #[test]
+    fn swap_nibbles_pairs_fields() {
+        let a: Vec<u8> = (0..16u8)
+            .map(|k| k.wrapping_mul(29).wrapping_add(3))
+            .collect();
+        let b: Vec<u8> = (0..16u8)
+            .map(|k| k.wrapping_mul(53).wrapping_add(200))
+            .collect();
+        let [low, high] = swap_nibbles(at(&a, 0), at(&b, 0));
+        let mut out = [0u8; 32];
+        put(low, &mut out, 0);
+        put(high, &mut out, 16);
+        for k in 0..16 {
+            assert_eq!(out[k], (a[k] & 0x0f) | (b[k] & 0x0f) << 4);
+            assert_eq!(out[16 + k], (a[k] >> 4) | (b[k] >> 4) << 4);
+        }
+        // Its own inverse.
+        let [x, y] = swap_nibbles(low, high);
+        put(x, &mut out, 0);
+        put(y, &mut out, 16);
+        assert_eq!((&out[..16], &out[16..]), (&a[..], &b[..]));
     }
 
     #[test]

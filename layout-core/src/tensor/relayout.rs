@@ -514,7 +514,12 @@ impl CopyPlan {
                     ),
                 }
             }
-            How::Bits { nest, fields } => bits::copy(nest, fields, dst, src, parts),
+            How::Bits { nest, fields } => {
+                bits::copy(nest, fields, dst, src, parts, stream);
+                if stream {
+                    stream::fence();
+                }
+            }
             How::Elements(e) => {
                 if parts.contains(&0) {
                     for (d, s) in e.dst.logical_offsets().zip(e.src.logical_offsets()) {
