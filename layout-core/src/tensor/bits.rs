@@ -64,6 +64,12 @@ fn write(bytes: &mut [u8], start: usize, bits: usize, v: u128) {
     }
 }
 
+/// The working memory of the `E(4)` kernels, and whether they stream.
+struct Scratch {
+    lines: [[u8; LINE]; LINE],
+    stream: bool,
+}
+
 impl BitFields {
     /// Copies the element in source slot `s` into destination slot `d`.
     #[inline]
@@ -222,7 +228,10 @@ pub(crate) fn copy(
     parts: Range<usize>,
     stream: bool,
 ) {
-    let mut scratch = [[0u8; LINE]; LINE];
+    let mut scratch = Scratch {
+        lines: [[0u8; LINE]; LINE],
+        stream,
+    };
     nest.walk(parts, &mut |leaf: &Leaf<'_>| {
         let whole = match nest.kernel {
             Kernel::Block { a, b, .. } => nest.whole_steps(leaf, &[a, b]),
@@ -237,8 +246,8 @@ pub(crate) fn copy(
                     fields.run(dst, src, d, s, len);
                 }
                 Kernel::Block { a, b, form } => {
-                    let fast = k < whole
-                        && fields.nibbles(&mut scratch, dst, src, (d, s), [a, b], form, stream);
+                    let fast =
+                        k < whole && fields.nibbles(&mut scratch, dst, src, (d, s), [a, b], form);
                     if !fast {
                         let wide = match form {
                             Form::Lanes { wide } => wide,
@@ -260,14 +269,14 @@ impl BitFields {
     /// done) for other fields, forms or blocks that do not start on a byte.
     fn nibbles(
         &self,
-        scratch: &mut [[u8; LINE]; LINE],
+        scratch: &mut Scratch,
         dst: &mut [u8],
         src: &[u8],
         (d, s): (usize, usize),
         [a, b]: [Loop; 2],
         form: Form,
-        stream: bool,
     ) -> bool {
+        let (stream, scratch) = (scratch.stream, &mut scratch.lines);
         let (dst_at, src_at) = (self.dst_start + 4 * d, self.src_start + 4 * s);
         let even = |x: usize| x.is_multiple_of(2);
         if (self.dst_bits, self.src_bits) != (4, 4)
