@@ -102,25 +102,9 @@ where
 }
 
 #[diagnostic::do_not_recommend]
-impl<
-    E,
-    D,
-    M,
-    T1,
-    T2,
-    T3,
-    T4,
-    T5,
-    T6,
-    T7,
-    More,
-    S,
-    Compiled,
-    const K: usize,
-    const R: usize,
-    const C: usize,
-> FirstTile<R, C>
-    for DynArray<E, 2, D, M, Tiles<Tile<R, C>, T1, T2, T3, T4, T5, T6, T7, More>, S, Compiled, K>
+impl<E, D, M, T1, T2, T3, T4, T5, T6, T7, More, A, S, const R: usize, const C: usize>
+    FirstTile<R, C>
+    for DynArray<E, 2, D, M, Tiles<Tile<R, C>, T1, T2, T3, T4, T5, T6, T7, More>, A, S>
 where
     Self: Rank<2>,
 {

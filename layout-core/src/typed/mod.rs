@@ -43,10 +43,10 @@
 
 mod canonical;
 mod check;
+mod dyn_dims;
 mod dynamic;
 pub mod elem;
 mod error;
-mod expr;
 mod list;
 mod matrix;
 mod readable;
@@ -60,17 +60,15 @@ use core::marker::PhantomData;
 pub use check::{BitcastCompatibleWith, FirstTile, Rank, SameArrayAs};
 pub use dynamic::DynExtents;
 #[doc(hidden)]
-pub use dynamic::{DynArray, DynCompiled, DynMeta};
+pub use dyn_dims::{Any, AtMost, DimKind, DimSet, DimSlot, DynDims, Fixed, NoDim};
+#[doc(hidden)]
+pub use dynamic::DynArray;
 pub use elem::ElementType;
 #[doc(hidden)]
 pub use elem::marker_name;
 pub use error::{DimsError, LengthError};
 #[doc(hidden)]
-pub use expr::{Div, Eval, EvalWith, Idx, MulAdd, Rem, Slot, Term, Zero};
-#[doc(hidden)]
-pub use list::{
-    Chunk, Chunks, Cons, LIST_CAPACITY, List, Nil, Str, TEXT_CAPACITY, Text, text_chunks,
-};
+pub use list::{LIST_CAPACITY, List, Nil, TEXT_CAPACITY};
 pub use matrix::{FitsTiles, Matrix, PaddedTo};
 #[doc(hidden)]
 pub use readable::{
@@ -82,8 +80,10 @@ pub use scalar::{
     I1, I2, I4, U1, U2, U4,
 };
 #[doc(hidden)]
-#[doc(hidden)]
-pub use spelled::{Spelled0, Spelled1, Spelled2, Spelled3, Spelled4};
+pub use spelled::{
+    DynSpelled0, DynSpelled1, DynSpelled2, DynSpelled3, DynSpelled4, Spelled0, Spelled1,
+    Spelled2, Spelled3, Spelled4,
+};
 pub use storage::{Bits, Direct, Packed, StorageKind};
 pub use tiling::{MAX_TYPED_RANK, MAX_TYPED_TILES};
 
@@ -133,9 +133,10 @@ pub trait Layout: 'static {
     /// size of a static dimension, `N` for `<=N`, and for `?` the largest power of two for
     /// which the layout's size fits in an `i64`.
     const BOUNDS: &'static [usize];
-    /// The dimensions as a type-level list, so that "same array" is a type equality:
-    /// static sizes, with `<=N` as `N` and `?` as 0 (for [`Static`] layouts, the dims).
-    type Dims: List;
+    /// The dimensions as a type, so that "same array" is a type equality: `Dims<..>` of the
+    /// sizes for a static layout, `DynDims<..>` of `Any` (`?`), `AtMost<N>` (`<=N`) and
+    /// `Fixed<N>` (a static size) for a dynamic one.
+    type Dims: 'static;
     /// The Rust type of one element (`f32`, `half::bf16`, [`I4`], ...).
     type Elem: Copy + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static;
     /// The unit of a buffer of this layout: `Elem` for [`Direct`] storage, `u8` for
@@ -400,6 +401,7 @@ where
     const TEXT: ([u8; TEXT_CAPACITY], usize) = canonical(&Parts {
         element: E::TYPE.name(),
         dims: Dims::SLICE,
+        kinds: &[],
         minor_to_major: M2m::SLICE,
         tiles: Tiles::TILES.split_at(Tiles::COUNT).0,
         tile_ranks: Tiles::RANKS.split_at(Tiles::COUNT).0,
@@ -616,10 +618,10 @@ fn check_dims(
     layout: &'static str,
     dims: &[usize],
     bounds: &[usize],
-    dynamic: &[usize],
+    dynamic: &[bool],
 ) -> Result<(), DimsError> {
     for (dim, (&found, &bound)) in dims.iter().zip(bounds).enumerate() {
-        let is_dynamic = dynamic.get(dim).is_some_and(|&d| d != 0);
+        let is_dynamic = dynamic.get(dim).copied().unwrap_or(false);
         if is_dynamic && found > bound {
             return Err(DimsError::PastBound {
                 layout,
