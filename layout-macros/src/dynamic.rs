@@ -1,5 +1,5 @@
 //! Spelling an array with dynamic dimensions (`?`, `<=N`) as a `xla_layout::typed::DynArray`
-//! of its readable arguments (`DynDims<Any, Fixed<1280>>`, `MinorToMajor<..>`, `Tiles<..>`,
+//! of its readable arguments (`DynDims<AnySize, Fixed<1280>>`, `MinorToMajor<..>`, `Tiles<..>`,
 //! the attributes and storage), after the checks that only the macro can report with spans:
 //! the layout at its bounds, and no `*` merging a dynamic dimension.
 
@@ -82,8 +82,8 @@ pub(crate) fn dyn_array_type(
         };
         return Err(error(array, message));
     };
-    let plan = Plan::new(&at(a, |b| b.unwrap_or(unbounded)))
-        .map_err(|e| error(array, e.to_string()))?;
+    let plan =
+        Plan::new(&at(a, |b| b.unwrap_or(unbounded))).map_err(|e| error(array, e.to_string()))?;
     if merges_dynamic(&plan.offset_expr(), &dynamic) {
         return Err(error(
             array,
@@ -95,7 +95,12 @@ pub(crate) fn dyn_array_type(
     }
     check_capacity(a, array, tiles_span, "dynamic")?;
     let layout = &a.layout;
-    if layout.tiles.iter().flat_map(tile_numbers).any(|n| n == NONE) {
+    if layout
+        .tiles
+        .iter()
+        .flat_map(tile_numbers)
+        .any(|n| n == NONE)
+    {
         return Err(error(
             tiles_span,
             format!(
@@ -114,7 +119,7 @@ pub(crate) fn dyn_array_type(
         .dims
         .iter()
         .map(|d| match *d {
-            Dim::Unbounded => quote!(#root::Any),
+            Dim::Unbounded => quote!(#root::AnySize),
             Dim::Bounded(n) => {
                 let n = Literal::usize_unsuffixed(n as usize);
                 quote!(#root::AtMost<#n>)
@@ -133,16 +138,16 @@ pub(crate) fn dyn_array_type(
         quote!(#root::Direct)
     };
     if fits_alias(a) {
-        // Constants but for the element type, the storage and the dims: see
-        // `typed::DynSpelled0`.
+        // Constants but for the element type and the dims: see `typed::DynSpelled0`.
         let mut consts = vec![quote!(#rank)];
         consts.extend(slots(&m2m, 8));
         for tile in &layout.tiles {
             consts.extend(slots(&tile_numbers(tile), 4));
         }
         consts.extend(lemp(layout));
-        let alias = format_ident!("DynSpelled{}", layout.tiles.len());
-        return Ok(quote!(#root::#alias<#elem, #storage, #(#consts,)* #(#dims),*>));
+        let family = if packed { "DynPacked" } else { "DynSpelled" };
+        let alias = format_ident!("{family}{}", layout.tiles.len());
+        return Ok(quote!(#root::#alias<#elem, #(#consts,)* #(#dims),*>));
     }
     let dims = dyn_dims(&root, &dims);
     let m2m = readable(&root, "MinorToMajor", &m2m);

@@ -336,7 +336,11 @@ fn array_type(
         readable(&root, "Bitcast", &signature)
     };
     let mut args = vec![quote!(#root::elem::#elem), quote!(#rank), dims, m2m, tiles];
-    let tail = [(!opaque, signature), (attrs_given, attrs), (packed, storage)];
+    let tail = [
+        (!opaque, signature),
+        (attrs_given, attrs),
+        (packed, storage),
+    ];
     if let Some(last) = tail.iter().rposition(|(given, _)| *given) {
         args.extend(tail.into_iter().take(last + 1).map(|(_, t)| t));
     }

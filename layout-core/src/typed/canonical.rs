@@ -113,7 +113,11 @@ pub(crate) const fn canonical(p: &Parts<'_>) -> ([u8; TEXT_CAPACITY], usize) {
         bytes: [0; TEXT_CAPACITY],
         len: 0,
     };
-    out = out.str(p.element).byte(b'[').dims(p.dims, p.kinds).byte(b']');
+    out = out
+        .str(p.element)
+        .byte(b'[')
+        .dims(p.dims, p.kinds)
+        .byte(b']');
     let attributes = !p.tiles.is_empty()
         || p.tail_alignment != 1
         || p.element_size != 0

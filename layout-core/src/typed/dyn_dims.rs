@@ -1,6 +1,6 @@
-//! The dimensions of a dynamic layout type as they read: `DynDims<Any, Fixed<1280>>` for
+//! The dimensions of a dynamic layout type as they read: `DynDims<AnySize, Fixed<1280>>` for
 //! `[?,1280]`, `DynDims<AtMost<4096>, Fixed<128>>` for `[<=4096,128]`, so that a `?` where
-//! `<=N` was expected is reported as ``expected `AtMost<4096>`, found `Any` ``. Up to 8
+//! `<=N` was expected is reported as ``expected `AtMost<4096>`, found `AnySize` ``. Up to 8
 //! dimensions as type arguments whose default is [`NoDim`] (left out when rustc prints the
 //! type), then `More` ([`Nil`] by default) for the dimensions past the eighth.
 
@@ -12,7 +12,7 @@ use super::tiling::MAX_TYPED_RANK;
 /// A dimension `?`: any extent, up to the largest power of two for which the layout's size
 /// fits in an `i64` ([`Layout::BOUNDS`](super::Layout::BOUNDS)). Macro support, not API.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Any;
+pub struct AnySize;
 
 /// A dimension `<=N`: any extent up to `N`. Macro support, not API.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -33,13 +33,13 @@ pub enum DimKind {
     Static,
     /// [`AtMost`]: `<=N`.
     Bounded,
-    /// [`Any`]: `?`.
+    /// [`AnySize`]: `?`.
     Unbounded,
     /// [`NoDim`]: no dimension.
     Absent,
 }
 
-/// A slot of [`DynDims`]: [`Any`], [`AtMost`], [`Fixed`] or [`NoDim`]. Macro support, not API.
+/// A slot of [`DynDims`]: [`AnySize`], [`AtMost`], [`Fixed`] or [`NoDim`]. Macro support, not API.
 pub trait DimSlot {
     /// What the slot holds.
     const KIND: DimKind;
@@ -47,7 +47,7 @@ pub trait DimSlot {
     const SIZE: usize;
 }
 
-impl DimSlot for Any {
+impl DimSlot for AnySize {
     const KIND: DimKind = DimKind::Unbounded;
     const SIZE: usize = 0;
 }
@@ -71,8 +71,8 @@ impl DimSlot for NoDim {
 /// API.
 ///
 /// ```
-/// use xla_layout::typed::{Any, DimKind, DimSet, DynDims, Fixed};
-/// type D = DynDims<Any, Fixed<1280>>;
+/// use xla_layout::typed::{AnySize, DimKind, DimSet, DynDims, Fixed};
+/// type D = DynDims<AnySize, Fixed<1280>>;
 /// assert_eq!(D::LEN, 2);
 /// assert_eq!(D::KINDS[..2], [DimKind::Unbounded, DimKind::Static]);
 /// assert_eq!(D::SIZES[1], 1280);

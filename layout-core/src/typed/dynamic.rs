@@ -84,7 +84,7 @@ impl<const RANK: usize> DynExtents<RANK> {
 
 /// A layout type with dynamic dimensions, spelled by the `layout!` macro as the layout reads:
 /// the element type marker, the rank, [`DynDims`](super::DynDims) (each dimension
-/// [`Any`](super::Any) for `?`, [`AtMost<N>`](super::AtMost) for `<=N`, [`Fixed<N>`](super::Fixed)
+/// [`AnySize`](super::AnySize) for `?`, [`AtMost<N>`](super::AtMost) for `<=N`, [`Fixed<N>`](super::Fixed)
 /// for a static size), [`MinorToMajor`](super::MinorToMajor), [`Tiles`](super::Tiles), then, when
 /// they are not the defaults, the attributes ([`Attrs`]) and the storage kind ([`Direct`] or
 /// [`Packed`](super::Packed)). Everything else (the bounds, the canonical text, the tiling
@@ -400,15 +400,17 @@ where
 
     fn extents(dims: [usize; RANK]) -> Result<DynExtents<RANK>, DimsError> {
         check_dims(Self::TEXT_STR, &dims, Self::BOUNDS_SLICE, Self::DYNAMIC)?;
-        let plan = Plan::new(&shape_at(Self::TEXT_STR, &dims)).map_err(|e| {
-            DimsError::TooLarge {
+        let plan =
+            Plan::new(&shape_at(Self::TEXT_STR, &dims)).map_err(|e| DimsError::TooLarge {
                 layout: Self::TEXT_STR,
                 reason: alloc::string::ToString::to_string(&e),
-            }
-        })?;
+            })?;
         let compiled = const { &Self::COMPILED };
         let mut strides = [0; RANK];
-        for (s, &p) in strides.iter_mut().zip(&compiled.positions[..compiled.count]) {
+        for (s, &p) in strides
+            .iter_mut()
+            .zip(&compiled.positions[..compiled.count])
+        {
             *s = plan.expanded_strides()[p];
         }
         let sizes = Sizes {

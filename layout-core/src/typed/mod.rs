@@ -58,11 +58,11 @@ mod tiling;
 use core::marker::PhantomData;
 
 pub use check::{BitcastCompatibleWith, FirstTile, Rank, SameArrayAs};
-pub use dynamic::DynExtents;
 #[doc(hidden)]
-pub use dyn_dims::{Any, AtMost, DimKind, DimSet, DimSlot, DynDims, Fixed, NoDim};
+pub use dyn_dims::{AnySize, AtMost, DimKind, DimSet, DimSlot, DynDims, Fixed, NoDim};
 #[doc(hidden)]
 pub use dynamic::DynArray;
+pub use dynamic::DynExtents;
 pub use elem::ElementType;
 #[doc(hidden)]
 pub use elem::marker_name;
@@ -81,8 +81,8 @@ pub use scalar::{
 };
 #[doc(hidden)]
 pub use spelled::{
-    DynSpelled0, DynSpelled1, DynSpelled2, DynSpelled3, DynSpelled4, Spelled0, Spelled1,
-    Spelled2, Spelled3, Spelled4,
+    DynPacked0, DynPacked1, DynPacked2, DynPacked3, DynPacked4, DynSpelled0, DynSpelled1,
+    DynSpelled2, DynSpelled3, DynSpelled4, Spelled0, Spelled1, Spelled2, Spelled3, Spelled4,
 };
 pub use storage::{Bits, Direct, Packed, StorageKind};
 pub use tiling::{MAX_TYPED_RANK, MAX_TYPED_TILES};
@@ -134,7 +134,7 @@ pub trait Layout: 'static {
     /// which the layout's size fits in an `i64`.
     const BOUNDS: &'static [usize];
     /// The dimensions as a type, so that "same array" is a type equality: `Dims<..>` of the
-    /// sizes for a static layout, `DynDims<..>` of `Any` (`?`), `AtMost<N>` (`<=N`) and
+    /// sizes for a static layout, `DynDims<..>` of `AnySize` (`?`), `AtMost<N>` (`<=N`) and
     /// `Fixed<N>` (a static size) for a dynamic one.
     type Dims: 'static;
     /// The Rust type of one element (`f32`, `half::bf16`, [`I4`], ...).
@@ -240,7 +240,7 @@ pub trait Layout: 'static {
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a static layout",
-    label = "a layout with dynamic dimensions (`?` or `<=N`, a `DynArray`)",
+    label = "a layout with dynamic dimensions (a `DynArray`: `AnySize` is `?`, `AtMost<N>` is `<=N`)",
     note = "its sizes and offsets depend on the extents: give them with `Layout::extents(dims)` \
             and use `size_bytes(dims)`, `offset_in`, `zeros(dims)`, `from_logical(dims, ..)` or \
             `try_bitcast(dims)`"

@@ -8,10 +8,10 @@
 //! the aliases' capacity (rank above 8, more than 4 tiles or a tile of more than 4 dims, split
 //! configs) are written as their `Array`.
 //!
-//! A dynamic layout type is written the same way through `DynSpelledN`, whose dimensions are
-//! its last arguments, as types (`Any`, `AtMost<N>`, `Fixed<N>`; the unused ones left out):
-//! the lint counts the element type, the storage kind and one type per dimension, under its
-//! limit for up to 6 dimensions in `Tensor<layout!(..)>`.
+//! A dynamic layout type is written the same way through `DynSpelledN` (`DynPackedN` for
+//! packed storage), whose dimensions are its last arguments, as types (`AnySize`, `AtMost<N>`,
+//! `Fixed<N>`; the unused ones left out): the lint counts the element type and one type per
+//! dimension, under its limit in `Tensor<layout!(..)>` for up to 6 dimensions.
 //!
 //! ```
 //! use xla_layout::{layout, typed::StaticLayout};
@@ -20,7 +20,7 @@
 //! ```
 
 use super::{
-    Array, Attrs, Dims, DynArray, DynDims, MinorToMajor, NoDim, Padded, Tile, Tiles,
+    Array, Attrs, Dims, Direct, DynArray, DynDims, MinorToMajor, NoDim, Packed, Padded, Tile, Tiles,
 };
 
 /// A static layout type without tiles, as constants: the rank, 8 dims, 8 `minor_to_major` entries,
@@ -313,18 +313,24 @@ pub type Spelled4<
     S,
 >;
 
-/// The dynamic layout aliases: `DynSpelledN` with `N` tiles of 4 dims.
+/// The dynamic layout aliases: `DynSpelledN` (direct storage) and `DynPackedN` (packed) with
+/// `N` tiles of 4 dims.
 macro_rules! dyn_spelled {
-    ($($name:ident $count:literal [$($t:ident)*] [$($tile:ty),*];)*) => {$(
+    ($($direct:ident $packed:ident $count:literal [$($t:ident)*] [$($tile:ty),*];)*) => {$(
+        dyn_spelled!(@alias $direct Direct "direct" $count [$($t)*] [$($tile),*]);
+        dyn_spelled!(@alias $packed Packed "packed" $count [$($t)*] [$($tile),*]);
+    )*};
+    (@alias $name:ident $storage:ident $kind:literal $count:literal [$($t:ident)*]
+        [$($tile:ty),*]) => {
         #[doc = concat!(
-            "A dynamic layout type with ", $count, " tiles: the element type, the storage kind, ",
-            "then as constants the rank, 8 `minor_to_major` entries, ", $count, " tiles of 4 ",
-            "dims ([`NONE`](super::NONE) for none, `0` for `*`), `L`, `E`, `S`, `M`; then the ",
-            "dimensions as types (`Any`, `AtMost<N>`, `Fixed<N>`). Macro support, not API."
+            "A dynamic layout type with ", $count, " tiles and ", $kind, " storage: the element ",
+            "type, then as constants the rank, 8 `minor_to_major` entries, ", $count, " tiles ",
+            "of 4 dims ([`NONE`](super::NONE) for none, `0` for `*`), `L`, `E`, `S`, `M`; then ",
+            "the dimensions as types (`AnySize`, `AtMost<N>`, `Fixed<N>`). Macro support, not ",
+            "API."
         )]
         pub type $name<
             E,
-            S,
             const RANK: usize,
             const M0: usize,
             const M1: usize,
@@ -354,19 +360,19 @@ macro_rules! dyn_spelled {
             MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7>,
             Tiles<$($tile),*>,
             Attrs<L, EB, SP, PM>,
-            S,
+            $storage,
         >;
-    )*};
+    };
 }
 
 dyn_spelled! {
-    DynSpelled0 0 [] [];
-    DynSpelled1 1 [T00 T01 T02 T03] [Tile<T00, T01, T02, T03>];
-    DynSpelled2 2 [T00 T01 T02 T03 T10 T11 T12 T13]
+    DynSpelled0 DynPacked0 0 [] [];
+    DynSpelled1 DynPacked1 1 [T00 T01 T02 T03] [Tile<T00, T01, T02, T03>];
+    DynSpelled2 DynPacked2 2 [T00 T01 T02 T03 T10 T11 T12 T13]
         [Tile<T00, T01, T02, T03>, Tile<T10, T11, T12, T13>];
-    DynSpelled3 3 [T00 T01 T02 T03 T10 T11 T12 T13 T20 T21 T22 T23]
+    DynSpelled3 DynPacked3 3 [T00 T01 T02 T03 T10 T11 T12 T13 T20 T21 T22 T23]
         [Tile<T00, T01, T02, T03>, Tile<T10, T11, T12, T13>, Tile<T20, T21, T22, T23>];
-    DynSpelled4 4 [T00 T01 T02 T03 T10 T11 T12 T13 T20 T21 T22 T23 T30 T31 T32 T33]
+    DynSpelled4 DynPacked4 4 [T00 T01 T02 T03 T10 T11 T12 T13 T20 T21 T22 T23 T30 T31 T32 T33]
         [
             Tile<T00, T01, T02, T03>,
             Tile<T10, T11, T12, T13>,
