@@ -12,9 +12,15 @@
 //! ([`Plan::offset_expr`](crate::Plan::offset_expr)) in straight-line code. Canonically equal
 //! literals give the same type.
 //!
+//! A layout with dynamic dimensions is a `DynArray` read the same way, its dims a
+//! `DynDims<..>`: `layout!(bf16[?,1280]{1,0:T(8,128)(2,1)})` is `DynArray<Bf16, 2,
+//! DynDims<AnySize, Fixed<1280>>, MinorToMajor<1, 0>, Tiles<Tile<8, 128>, Tile<2, 1>>>`, with
+//! `AtMost<4096>` for `<=4096`.
+//!
 //! A layout passed where another is expected is reported at the first difference, in those
 //! terms: ``expected `Tile<8, 128>`, found `NoTile` `` (an untiled layout where a tiled one
-//! was expected), or ``expected `1`, found `0` `` inside `MinorToMajor<..>`. Generic code
+//! was expected), ``expected `1`, found `0` `` inside `MinorToMajor<..>`, or ``expected
+//! `AtMost<4096>`, found `AnySize` `` (a `?` where `<=4096` was expected). Generic code
 //! states what it needs with the bounds of this module ([`Rank`], [`SameArrayAs`],
 //! [`BitcastCompatibleWith`], [`FirstTile`], [`FitsTiles`]), whose errors say in layout terms
 //! what is wrong.
@@ -32,11 +38,10 @@
 //! # Macro support is not API
 //!
 //! The building blocks the macro spells types with (the readable lists `Dims`, `MinorToMajor`,
-//! `Tiles`, `Tile`, `NoTile`, `Bitcast`, `Same`, `Attrs`, `Padded`, `SC`, `Split`, the aliases
-//! `Spelled0`..`Spelled4` it writes static types through, and for dynamic layouts the
-//! type-level lists `Cons`/`Nil`, the canonical text as `Text`/`Chunk`, the closed-form
-//! expression types `Term`, `Slot`, `Idx`, `Div`, `Rem`, `MulAdd`, the block `DynCompiled`,
-//! and helpers such as `text_chunks`) are
+//! `Tiles`, `Tile`, `NoTile`, `Bitcast`, `Same`, `Attrs`, `Padded`, `SC`, `Split`, for dynamic
+//! layouts `DynDims`, `AnySize`, `AtMost`, `Fixed`, `NoDim`, the aliases `Spelled0`..`Spelled4`,
+//! `DynSpelled0`..`DynSpelled4` and `DynPacked0`..`DynPacked4` it writes types through, and
+//! helpers such as `padding_code`) are
 //! public only because the macro's expansion names them from the user's crate. They are
 //! hidden from these docs and may change in any release: name layouts with `layout!`, and
 //! write generic code against [`Layout`].

@@ -8,9 +8,9 @@
 use crate::index::steps;
 use crate::model::tiling::{Buffers, FlatStep, TileDims, generate};
 
-/// The most dimensions a static `layout!` type has (its `Dims` spell up to 8, then `More`).
+/// The most dimensions a `layout!` type has (its `Dims`/`DynDims` spell up to 8, then `More`).
 pub const MAX_TYPED_RANK: usize = 16;
-/// The most tiles of a static `layout!` type, and the most dimensions of one of its tiles.
+/// The most tiles of a `layout!` type, and the most dimensions of one of its tiles.
 pub const MAX_TYPED_TILES: usize = 8;
 /// The widest the working index of a static `layout!` type gets while its tiles expand it.
 pub(crate) const WIDTH: usize = crate::index::MAX_EXPANDED_RANK;
@@ -101,8 +101,8 @@ impl Core {
         }
     }
 
-    /// [`Core::new`], `None` where it panics on overflow or capacity: how a dynamic layout
-    /// type finds the largest extent of its `?` dimensions.
+    /// [`Core::new`], `None` where it would panic (an overflow, or tiles past the capacity):
+    /// how a dynamic layout type finds the largest extent of its `?` dimensions.
     pub(crate) const fn try_new(spec: &Spec<'_>) -> Option<Core> {
         let rank = spec.dims.len();
         assert!(
