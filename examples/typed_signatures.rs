@@ -34,6 +34,20 @@ fn odd_layouts(
     spread.as_slice().len() + padded.as_slice().len()
 }
 
+/// A batch of activations whose rows are known at run time, two tile levels.
+fn batch_rows(t: &Tensor<layout!(bf16[?,1280]{1,0:T(8,128)(2,1)})>) -> usize {
+    t.dims()[0]
+}
+
+/// A bounded batch, a dynamic minor dimension, packed 4-bit rows and a rank-6 layout with a
+/// dynamic and a bounded dimension, held together.
+struct DynamicBatch {
+    weights: Tensor<layout!(s4[?,512]{1,0:T(64,128)(8,1)E(4)})>,
+    bounded: Tensor<layout!(f32[<=4096,128]{1,0:T(8,128)})>,
+    columns: Tensor<layout!(f32[16,?]{1,0:T(8,128)S(1)})>,
+    deep: Tensor<layout!(f32[2,?,3,<=8,4,5]{5,4,3,2,1,0:T(4,8)(2,1)(1,2)L(16)})>,
+}
+
 /// Builds one tensor of each layout and calls every function.
 pub fn main() {
     let tpu = Tensor::<layout!(bf16[16,256]{1,0:T(8,128)(2,1)})>::from_fn(|[i, j]| {
@@ -51,5 +65,20 @@ pub fn main() {
     let n = odd_layouts(&mut merged, &Tensor::default(), &Tensor::default());
     assert_eq!(n, 10 + 15);
     assert_eq!(merged[[1, 2, 127]], 1.0);
+    let batch = Tensor::<layout!(bf16[?,1280]{1,0:T(8,128)(2,1)})>::zeros([24, 1280]).unwrap();
+    assert_eq!(batch_rows(&batch), 24);
+    let dynamic = DynamicBatch {
+        weights: Tensor::<layout!(s4[?,512]{1,0:T(64,128)(8,1)E(4)})>::zeros([64, 512]).unwrap(),
+        bounded: Tensor::<layout!(f32[<=4096,128]{1,0:T(8,128)})>::zeros([10, 128]).unwrap(),
+        columns: Tensor::<layout!(f32[16,?]{1,0:T(8,128)S(1)})>::zeros([16, 300]).unwrap(),
+        deep: Tensor::<layout!(f32[2,?,3,<=8,4,5]{5,4,3,2,1,0:T(4,8)(2,1)(1,2)L(16)})>::zeros([
+            2, 7, 3, 8, 4, 5,
+        ])
+        .unwrap(),
+    };
+    assert_eq!(dynamic.weights.as_slice().len(), 64 * 512 / 2);
+    assert_eq!(dynamic.bounded.dims(), [10, 128]);
+    assert_eq!(dynamic.columns.extents().strides(), &[3 * 1024]);
+    assert_eq!(dynamic.deep.dims()[1], 7);
     println!("typed signatures: ok");
 }

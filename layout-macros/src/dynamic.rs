@@ -1,14 +1,18 @@
-//! Spelling an array with dynamic dimensions (`?`, `<=N`) as a `xla_layout::typed::DynArray`:
-//! the offset's closed form at the bounds, with each term whose stride depends on a dynamic
-//! extent read from the run-time strides (a `Slot`).
+//! Spelling an array with dynamic dimensions (`?`, `<=N`) as a `xla_layout::typed::DynArray`
+//! of its readable arguments (`DynDims<AnySize, Fixed<1280>>`, `MinorToMajor<..>`, `Tiles<..>`,
+//! the attributes and storage), after the checks that only the macro can report with spans:
+//! the layout at its bounds, and no `*` merging a dynamic dimension.
 
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote};
-use xla_layout_core::typed::{marker_name, text_chunks};
-use xla_layout_core::{ArrayShape, Dim, Expr, Plan, TileDim};
+use xla_layout_core::typed::{NONE, marker_name};
+use xla_layout_core::{ArrayShape, Dim, Expr, Plan};
 
+use crate::limits::{check_capacity, fits_alias};
 use crate::source::spanned;
-use crate::typelevel::{expr, list, readable, tiles as tile_types};
+use crate::typelevel::{
+    attributes, lemp, packed, readable, slots, tile_numbers, tiles as tile_types,
+};
 
 /// The shape with every dimension static: dynamic ones at `dynamic(bound)` (`None` for `?`).
 fn at(a: &ArrayShape, dynamic: impl Fn(Option<i64>) -> i64) -> ArrayShape {
@@ -47,11 +51,14 @@ fn merges_dynamic(e: &Expr, dynamic: &[bool]) -> bool {
     }
 }
 
+/// The type of a valid array with dynamic dimensions; `spans` are those of the array and of
+/// its tiles.
 pub(crate) fn dyn_array_type(
     a: &ArrayShape,
-    array: (Span, Span),
+    spans: ((Span, Span), (Span, Span)),
     padded: Option<(Span, Span)>,
 ) -> Result<TokenStream, Vec<syn::Error>> {
+    let (array, tiles_span) = spans;
     let error = |span: (Span, Span), message: String| vec![spanned(span.0, span.1, message)];
     if let Some(option) = padded {
         return Err(error(
@@ -62,7 +69,8 @@ pub(crate) fn dyn_array_type(
         ));
     }
     let dynamic: Vec<bool> = a.dims.iter().map(|d| d.is_dynamic()).collect();
-    // `?` accepts extents up to the largest power of two whose layout's size fits.
+    // `?` accepts extents up to the largest power of two whose layout's size fits (the type
+    // finds the same bound at compile time).
     let unbounded = (0..=40u32)
         .rev()
         .map(|k| 1i64 << k)
@@ -74,15 +82,9 @@ pub(crate) fn dyn_array_type(
         };
         return Err(error(array, message));
     };
-    let bounds: Vec<i64> = a
-        .dims
-        .iter()
-        .map(|d| d.extent().unwrap_or(unbounded))
-        .collect();
-    let at_bounds = at(a, |b| b.unwrap_or(unbounded));
-    let plan = Plan::new(&at_bounds).map_err(|e| error(array, e.to_string()))?;
-    let offset = plan.offset_expr();
-    if merges_dynamic(&offset, &dynamic) {
+    let plan =
+        Plan::new(&at(a, |b| b.unwrap_or(unbounded))).map_err(|e| error(array, e.to_string()))?;
+    if merges_dynamic(&plan.offset_expr(), &dynamic) {
         return Err(error(
             array,
             "a `*` in the tiles merges a dynamic dimension into the next one, so the offset \
@@ -91,118 +93,81 @@ pub(crate) fn dyn_array_type(
                 .into(),
         ));
     }
-    // Which strides depend on the dynamic extents: compare the plans at two multiples of all
-    // tile sizes, where every tiled extent derived from a dynamic dimension doubles.
-    let tiles: i64 = a
-        .layout
+    check_capacity(a, array, tiles_span, "dynamic")?;
+    let layout = &a.layout;
+    if layout
         .tiles
         .iter()
-        .flat_map(|t| t.dims().iter())
-        .filter_map(|d| match d {
-            TileDim::Size(n) => Some(*n),
-            TileDim::Combine => None,
-        })
-        .fold(1i64, |p, n| p.saturating_mul(n).min(1 << 20));
-    let probe = |k: i64| Plan::new(&at(a, |_| k * tiles));
-    let (Ok(p1), Ok(p2)) = (probe(1), probe(2)) else {
+        .flat_map(tile_numbers)
+        .any(|n| n == NONE)
+    {
         return Err(error(
-            array,
-            "this layout is too large to give its dynamic dimensions run-time extents".into(),
-        ));
-    };
-    let varies: Vec<bool> = p1
-        .expanded_strides()
-        .iter()
-        .zip(p2.expanded_strides())
-        .map(|(x, y)| x != y)
-        .collect();
-    let Expr::Sum(terms) = offset else {
-        unreachable!("offset_expr is a sum")
-    };
-    let root = quote!(::xla_layout::typed);
-    // Each term's position among the expanded dims: the first not yet used with its stride
-    // (terms come in that order; a skipped position is a dimension of extent 1).
-    let strides = plan.expanded_strides();
-    let mut next = 0;
-    let mut slots = Vec::new();
-    let mut spelled = Vec::new();
-    for (x, stride) in &terms {
-        let k = (next..strides.len())
-            .find(|&k| strides[k] == *stride)
-            .unwrap_or(next);
-        next = k + 1;
-        let x = expr(&root, x);
-        if varies.get(k).copied().unwrap_or(false) {
-            let slot = Literal::usize_unsuffixed(slots.len());
-            slots.push(k);
-            spelled.push(quote!(#root::Slot<#x, #slot,));
-        } else {
-            let s = Literal::usize_unsuffixed(*stride);
-            spelled.push(quote!(#root::Term<#x, #s,));
-        }
-    }
-    let closing = core::iter::repeat_n(quote!(>), spelled.len());
-    let offset = quote!(#(#spelled)* #root::Nil #(#closing)*);
-
-    let canonical = a.to_string();
-    let Some(chunks) = text_chunks(&canonical) else {
-        return Err(error(
-            array,
+            tiles_span,
             format!(
-                "the canonical text of this layout is {} bytes; layout! types hold at most {}",
-                canonical.len(),
-                xla_layout_core::typed::TEXT_CAPACITY
+                "layout! types use {NONE} to mark unused arguments, so no tile size can be \
+                 exactly {NONE}: index this layout at run time with `xla_layout::Plan`, which \
+                 has no such limit"
             ),
         ));
-    };
-    let text_len = Literal::usize_unsuffixed(canonical.len());
-    let text = chunks.iter().rev().fold(quote!(#root::Nil), |rest, &c| {
-        let c = Literal::u128_unsuffixed(c);
-        quote!(#root::Chunk<#c, #rest>)
-    });
+    }
+
+    let root = quote!(::xla_layout::typed);
     let elem = format_ident!("{}", marker_name(a.element_type));
+    let elem = quote!(#root::elem::#elem);
     let rank = Literal::usize_unsuffixed(a.rank());
-    let dims: Vec<usize> = a
+    let dims: Vec<TokenStream> = a
         .dims
         .iter()
-        .map(|d| d.extent().unwrap_or(0) as usize)
+        .map(|d| match *d {
+            Dim::Unbounded => quote!(#root::AnySize),
+            Dim::Bounded(n) => {
+                let n = Literal::usize_unsuffixed(n as usize);
+                quote!(#root::AtMost<#n>)
+            }
+            Dim::Static(n) => {
+                let n = Literal::usize_unsuffixed(n as usize);
+                quote!(#root::Fixed<#n>)
+            }
+        })
         .collect();
-    let dims = readable(&root, "Dims", &dims);
-    let flags: Vec<usize> = dynamic.iter().map(|&d| usize::from(d)).collect();
-    let flags = list(&root, &flags);
-    let bounds: Vec<usize> = bounds.iter().map(|&b| b as usize).collect();
-    let bounds = list(&root, &bounds);
     let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
-    let m2m = readable(&root, "MinorToMajor", &m2m);
-    let tiles = tile_types(&root, &a.layout);
-    let positions = list(&root, &slots);
-    let k = Literal::usize_unsuffixed(slots.len());
-    let natural = plan.element_bits() == a.element_type.storage_bits() as usize;
-    let storage = if natural && plan.prefix_bytes() == 0 {
-        quote!(#root::Direct)
-    } else {
+    let packed = packed(a, &plan);
+    let storage = if packed {
         quote!(#root::Packed)
+    } else {
+        quote!(#root::Direct)
     };
-    let bits = Literal::usize_unsuffixed(plan.element_bits());
-    let space = Literal::u8_unsuffixed(a.layout.memory_space as u8);
-    let prefix = Literal::usize_unsuffixed(plan.prefix_bytes());
-    Ok(quote! {
-        #root::DynArray<
-            #root::elem::#elem,
-            #rank,
-            #dims,
-            #m2m,
-            #tiles,
-            #storage,
-            #root::DynCompiled<
-                #flags,
-                #bounds,
-                #root::DynMeta<#bits, #space, #prefix>,
-                #root::Text<#text_len, #text>,
-                #offset,
-                #positions,
-            >,
-            #k,
-        >
-    })
+    if fits_alias(a) {
+        // Constants but for the element type and the dims: see `typed::DynSpelled0`.
+        let mut consts = vec![quote!(#rank)];
+        consts.extend(slots(&m2m, 8));
+        for tile in &layout.tiles {
+            consts.extend(slots(&tile_numbers(tile), 4));
+        }
+        consts.extend(lemp(layout));
+        let family = if packed { "DynPacked" } else { "DynSpelled" };
+        let alias = format_ident!("{family}{}", layout.tiles.len());
+        return Ok(quote!(#root::#alias<#elem, #(#consts,)* #(#dims),*>));
+    }
+    let dims = dyn_dims(&root, &dims);
+    let m2m = readable(&root, "MinorToMajor", &m2m);
+    let tiles = tile_types(&root, layout);
+    let (attrs, attrs_given) = attributes(&root, layout);
+    let mut args = vec![elem, quote!(#rank), dims, m2m, tiles];
+    let tail = [(attrs_given, attrs), (packed, storage)];
+    if let Some(last) = tail.iter().rposition(|(given, _)| *given) {
+        args.extend(tail.into_iter().take(last + 1).map(|(_, t)| t));
+    }
+    Ok(quote!(#root::DynArray<#(#args),*>))
+}
+
+/// The dims as `DynDims<..>`: up to 8, then the rest in the ninth argument.
+fn dyn_dims(root: &TokenStream, dims: &[TokenStream]) -> TokenStream {
+    let head = dims.iter().take(8);
+    if dims.len() > 8 {
+        let more = dyn_dims(root, &dims[8..]);
+        quote!(#root::DynDims<#(#head,)* #more>)
+    } else {
+        quote!(#root::DynDims<#(#head),*>)
+    }
 }

@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 mod dynamic;
+mod limits;
 mod skeleton;
 mod source;
 mod spell;

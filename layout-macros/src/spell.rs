@@ -2,14 +2,13 @@
 
 use proc_macro2::{Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
-use xla_layout_core::typed::{
-    MAX_TYPED_RANK, MAX_TYPED_TILES, NONE, TEXT_CAPACITY, marker_name, padding_code,
-};
-use xla_layout_core::{ArrayShape, ErrorKind, Errors, PaddingValue, Plan, Shape, TileDim};
+use xla_layout_core::typed::{NONE, marker_name, padding_code};
+use xla_layout_core::{ArrayShape, ErrorKind, Errors, PaddingValue, Plan, Shape};
 
+use crate::limits::{check_capacity, fits_alias};
 use crate::skeleton::{Node, not_an_array_message};
 use crate::source::{Source, spanned};
-use crate::typelevel::{readable, tiles};
+use crate::typelevel::{attributes, lemp, packed, readable, slots, tile_numbers, tiles};
 
 /// The options after the literal: `padded = [..]` and `padding = zero|one|lowest|highest`.
 #[derive(Default)]
@@ -224,7 +223,8 @@ fn array_type(
     let array = node.and_then(Node::array_span).unwrap_or(whole);
     if a.dims.iter().any(|d| d.is_dynamic()) {
         let padded = options.padded.as_ref().map(|p| p.option);
-        return crate::dynamic::dyn_array_type(a, array, padded);
+        let tiles_span = node.and_then(Node::tiles_span).unwrap_or(array);
+        return crate::dynamic::dyn_array_type(a, (array, tiles_span), padded);
     }
     let mut a = a.clone();
     if let Some(padded) = &options.padded {
@@ -250,45 +250,8 @@ fn array_type(
             .map(|e| spanned(f, l, e.message()))
             .collect::<Vec<_>>()
     })?;
-    let canonical = a.to_string();
-    if canonical.len() > TEXT_CAPACITY {
-        return Err(vec![spanned(
-            array.0,
-            array.1,
-            format!(
-                "the canonical text of this layout is {} bytes; layout! types hold at most \
-                 {TEXT_CAPACITY}",
-                canonical.len(),
-            ),
-        )]);
-    }
     let tiles_span = node.and_then(Node::tiles_span).unwrap_or(array);
-    if a.rank() > MAX_TYPED_RANK {
-        return Err(vec![spanned(
-            array.0,
-            array.1,
-            format!(
-                "this array has {} dimensions; static layout! types hold at most \
-                 {MAX_TYPED_RANK}: merge dimensions that stay together (a reshape), or index it \
-                 at run time with `xla_layout::Plan`, which has no such limit",
-                a.rank()
-            ),
-        )]);
-    }
-    let widest_tile = a.layout.tiles.iter().map(|t| t.dims().len()).max();
-    if a.layout.tiles.len() > MAX_TYPED_TILES || widest_tile > Some(MAX_TYPED_TILES) {
-        return Err(vec![spanned(
-            tiles_span.0,
-            tiles_span.1,
-            format!(
-                "this layout has {} tiles, the widest of rank {}; static layout! types hold at \
-                 most {MAX_TYPED_TILES} tiles of at most {MAX_TYPED_TILES} dimensions each: \
-                 index it at run time with `xla_layout::Plan`, which has no such limit",
-                a.layout.tiles.len(),
-                widest_tile.unwrap_or(0)
-            ),
-        )]);
-    }
+    check_capacity(&a, array, tiles_span, "static")?;
 
     let root = quote!(::xla_layout::typed);
     let elem = format_ident!("{}", marker_name(a.element_type));
@@ -297,64 +260,16 @@ fn array_type(
     let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
     let m2m = readable(&root, "MinorToMajor", &m2m);
     let tiles = tiles(&root, &a.layout);
-    // The arguments after the tiles, each `None` when it is the default; the trailing
-    // defaults are left out, so that the type reads like the layout.
+    // The arguments after the tiles: the trailing defaults are left out, so that the type
+    // reads like the layout.
     let layout = &a.layout;
     let padded: Vec<usize> = layout
         .padded_dimensions
         .iter()
         .map(|&p| p as usize)
         .collect();
-    let splits: Vec<TokenStream> = layout
-        .split_configs
-        .iter()
-        .map(|sc| {
-            let mut entries = vec![sc.dimension as usize];
-            entries.extend(sc.split_indices.iter().map(|&i| i as usize));
-            readable(&root, "Split", &entries)
-        })
-        .collect();
-    let attrs_args: Vec<TokenStream> = vec![
-        {
-            let n = Literal::usize_unsuffixed(layout.tail_padding_alignment_in_elements as usize);
-            quote!(#n)
-        },
-        {
-            let n = Literal::usize_unsuffixed(layout.element_size_in_bits as usize);
-            quote!(#n)
-        },
-        {
-            let n = Literal::usize_unsuffixed(layout.memory_space as usize);
-            quote!(#n)
-        },
-        {
-            let n = Literal::usize_unsuffixed(
-                layout.dynamic_shape_metadata_prefix_bytes.max(0) as usize
-            );
-            quote!(#n)
-        },
-        {
-            let n = Literal::u8_unsuffixed(padding_code(layout.padding_value));
-            quote!(#n)
-        },
-        readable(&root, "Padded", &padded),
-        quote!(#root::SC<#(#splits),*>),
-    ];
-    let attrs_default = [
-        layout.tail_padding_alignment_in_elements == 1,
-        layout.element_size_in_bits == 0,
-        layout.memory_space == 0,
-        layout.dynamic_shape_metadata_prefix_bytes <= 0,
-        layout.padding_value == PaddingValue::Unknown,
-        padded.is_empty(),
-        splits.is_empty(),
-    ];
-    let used = attrs_default.iter().rposition(|d| !d).map_or(0, |i| i + 1);
-    let attrs_args = &attrs_args[..used];
-    let attrs = quote!(#root::Attrs<#(#attrs_args),*>);
-    // Elements are stored one per slot unless E(n) packs them or an M(n) prefix shifts them.
-    let natural = plan.element_bits() == a.element_type.storage_bits() as usize;
-    let packed = !(natural && plan.prefix_bytes() == 0);
+    let (attrs, attrs_given) = attributes(&root, layout);
+    let packed = packed(&a, &plan);
     let storage = if packed {
         quote!(#root::Packed)
     } else {
@@ -362,16 +277,13 @@ fn array_type(
     };
     let signature = plan.bitcast_signature();
     let opaque = signature.first() == Some(&usize::MAX);
-    let tile_numbers = layout.tiles.iter().flat_map(|t| t.dims()).map(|d| match d {
-        TileDim::Size(n) => usize::try_from(*n).unwrap_or(0),
-        TileDim::Combine => 0,
-    });
+    let tile_sizes = layout.tiles.iter().flat_map(tile_numbers);
     let reserved = plan
         .dims()
         .iter()
         .copied()
         .chain(padded.iter().copied())
-        .chain(tile_numbers)
+        .chain(tile_sizes)
         .chain(
             if opaque { &[][..] } else { &signature[..] }
                 .iter()
@@ -389,49 +301,17 @@ fn array_type(
             ),
         )]);
     }
-    let fits_alias = a.rank() <= 8
-        && layout.tiles.len() <= 4
-        && widest_tile.unwrap_or(0) <= 4
-        && splits.is_empty()
-        && padded.len() <= 8;
+    let fits_alias = fits_alias(&a) && padded.len() <= 8;
     if fits_alias {
         // Constants but for three arguments: see `typed::Spelled0`.
-        let none = Literal::usize_unsuffixed(NONE);
-        let none = quote!(#none);
-        let slots = |items: &[usize], n: usize| -> Vec<TokenStream> {
-            (0..n)
-                .map(|i| match items.get(i) {
-                    Some(&v) => {
-                        let v = Literal::usize_unsuffixed(v);
-                        quote!(#v)
-                    }
-                    None => none.clone(),
-                })
-                .collect()
-        };
         let mut consts = vec![quote!(#rank)];
         consts.extend(slots(plan.dims(), 8));
         let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
         consts.extend(slots(&m2m, 8));
         for tile in &layout.tiles {
-            let dims: Vec<usize> = tile
-                .dims()
-                .iter()
-                .map(|d| match d {
-                    TileDim::Size(n) => usize::try_from(*n).unwrap_or(0),
-                    TileDim::Combine => 0,
-                })
-                .collect();
-            consts.extend(slots(&dims, 4));
+            consts.extend(slots(&tile_numbers(tile), 4));
         }
-        let number = |v: i64| {
-            let v = Literal::usize_unsuffixed(usize::try_from(v.max(0)).unwrap_or(0));
-            quote!(#v)
-        };
-        consts.push(number(layout.tail_padding_alignment_in_elements));
-        consts.push(number(layout.element_size_in_bits));
-        consts.push(number(layout.memory_space));
-        consts.push(number(layout.dynamic_shape_metadata_prefix_bytes));
+        consts.extend(lemp(layout));
         let code = Literal::u8_unsuffixed(padding_code(layout.padding_value));
         consts.push(quote!(#code));
         consts.extend(slots(&padded, 8));
@@ -456,7 +336,11 @@ fn array_type(
         readable(&root, "Bitcast", &signature)
     };
     let mut args = vec![quote!(#root::elem::#elem), quote!(#rank), dims, m2m, tiles];
-    let tail = [(!opaque, signature), (used > 0, attrs), (packed, storage)];
+    let tail = [
+        (!opaque, signature),
+        (attrs_given, attrs),
+        (packed, storage),
+    ];
     if let Some(last) = tail.iter().rposition(|(given, _)| *given) {
         args.extend(tail.into_iter().take(last + 1).map(|(_, t)| t));
     }

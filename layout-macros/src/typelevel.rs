@@ -1,46 +1,12 @@
-//! Spelling values as the type-level building blocks of `xla_layout::typed`: lists of
-//! numbers (`Cons`/`Nil`) and closed-form expressions (`Term`, `Idx`, `Div`, `Rem`, `MulAdd`).
-//! Shared by the static (`spell.rs`) and dynamic (`dynamic.rs`) spellings.
+//! Spelling values as the readable building blocks of `xla_layout::typed`: lists of numbers
+//! (`Dims<..>`, `MinorToMajor<..>`, `Tile<..>`, ..), the tiles, the attributes, the storage
+//! kind, and the constant arguments of the `SpelledN`/`DynSpelledN` aliases. Shared by the static
+//! (`spell.rs`) and dynamic (`dynamic.rs`) spellings.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
-use xla_layout_core::{ArrayLayout, Expr, TileDim};
-
-/// `items` as a `Cons<.., Cons<.., Nil>>` list under `root`.
-pub(crate) fn list(root: &TokenStream, items: &[usize]) -> TokenStream {
-    items.iter().rev().fold(quote!(#root::Nil), |rest, &v| {
-        let v = Literal::usize_unsuffixed(v);
-        quote!(#root::Cons<#v, #rest>)
-    })
-}
-
-/// The closed form `e` as expression types under `root`.
-pub(crate) fn expr(root: &TokenStream, e: &Expr) -> TokenStream {
-    let n = |v: usize| Literal::usize_unsuffixed(v);
-    match e {
-        Expr::Zero => quote!(#root::Zero),
-        Expr::Index(d) => {
-            let d = n(*d);
-            quote!(#root::Idx<#d>)
-        }
-        Expr::MulAdd(a, m, b) => {
-            let (a, m, b) = (expr(root, a), n(*m), expr(root, b));
-            quote!(#root::MulAdd<#a, #m, #b>)
-        }
-        Expr::Div(x, t) => {
-            let (x, t) = (expr(root, x), n(*t));
-            quote!(#root::Div<#x, #t>)
-        }
-        Expr::Rem(x, t) => {
-            let (x, t) = (expr(root, x), n(*t));
-            quote!(#root::Rem<#x, #t>)
-        }
-        Expr::Sum(terms) => terms.iter().rev().fold(quote!(#root::Nil), |rest, (x, s)| {
-            let (x, s) = (expr(root, x), n(*s));
-            quote!(#root::Term<#x, #s, #rest>)
-        }),
-    }
-}
+use xla_layout_core::typed::{NONE, padding_code};
+use xla_layout_core::{ArrayLayout, ArrayShape, PaddingValue, Plan, Tile, TileDim};
 
 /// `items` as the readable list type `name` under `root` (`Dims<16, 256>`): up to 8 const
 /// arguments (32 for `Bitcast`), then the rest as a list of the same kind in the next one.
@@ -69,17 +35,7 @@ pub(crate) fn tiles(root: &TokenStream, layout: &ArrayLayout) -> TokenStream {
     let tiles: Vec<TokenStream> = layout
         .tiles
         .iter()
-        .map(|t| {
-            let dims: Vec<usize> = t
-                .dims()
-                .iter()
-                .map(|d| match d {
-                    TileDim::Size(n) => usize::try_from(*n).unwrap_or(0),
-                    TileDim::Combine => 0,
-                })
-                .collect();
-            readable(root, "Tile", &dims)
-        })
+        .map(|t| readable(root, "Tile", &tile_numbers(t)))
         .collect();
     tile_list(root, &tiles)
 }
@@ -92,4 +48,90 @@ fn tile_list(root: &TokenStream, tiles: &[TokenStream]) -> TokenStream {
     } else {
         quote!(#root::Tiles<#(#head),*>)
     }
+}
+
+/// `items` as `n` constant arguments, [`NONE`] for each missing one.
+pub(crate) fn slots(items: &[usize], n: usize) -> Vec<TokenStream> {
+    (0..n)
+        .map(|i| {
+            let v = Literal::usize_unsuffixed(items.get(i).copied().unwrap_or(NONE));
+            quote!(#v)
+        })
+        .collect()
+}
+
+/// A layout number as a constant argument.
+fn number(v: i64) -> TokenStream {
+    let v = Literal::usize_unsuffixed(usize::try_from(v.max(0)).unwrap_or(0));
+    quote!(#v)
+}
+
+/// `L`, `E`, `S` and `M` of a layout as constant arguments.
+pub(crate) fn lemp(layout: &ArrayLayout) -> [TokenStream; 4] {
+    [
+        number(layout.tail_padding_alignment_in_elements),
+        number(layout.element_size_in_bits),
+        number(layout.memory_space),
+        number(layout.dynamic_shape_metadata_prefix_bytes),
+    ]
+}
+
+/// A tile's dims as numbers, `*` as 0.
+pub(crate) fn tile_numbers(tile: &Tile) -> Vec<usize> {
+    tile.dims()
+        .iter()
+        .map(|d| match d {
+            TileDim::Size(n) => usize::try_from(*n).unwrap_or(0),
+            TileDim::Combine => 0,
+        })
+        .collect()
+}
+
+/// The attributes of a layout as `Attrs<..>`, its trailing defaults left out, and whether
+/// any is not the default.
+pub(crate) fn attributes(root: &TokenStream, layout: &ArrayLayout) -> (TokenStream, bool) {
+    let padded: Vec<usize> = layout
+        .padded_dimensions
+        .iter()
+        .map(|&p| p as usize)
+        .collect();
+    let splits: Vec<TokenStream> = layout
+        .split_configs
+        .iter()
+        .map(|sc| {
+            let mut entries = vec![sc.dimension as usize];
+            entries.extend(sc.split_indices.iter().map(|&i| i as usize));
+            readable(root, "Split", &entries)
+        })
+        .collect();
+    let code = Literal::u8_unsuffixed(padding_code(layout.padding_value));
+    let [l, e, s, m] = lemp(layout);
+    let args: Vec<TokenStream> = vec![
+        l,
+        e,
+        s,
+        m,
+        quote!(#code),
+        readable(root, "Padded", &padded),
+        quote!(#root::SC<#(#splits),*>),
+    ];
+    let defaults = [
+        layout.tail_padding_alignment_in_elements == 1,
+        layout.element_size_in_bits == 0,
+        layout.memory_space == 0,
+        layout.dynamic_shape_metadata_prefix_bytes <= 0,
+        layout.padding_value == PaddingValue::Unknown,
+        padded.is_empty(),
+        splits.is_empty(),
+    ];
+    let used = defaults.iter().rposition(|d| !d).map_or(0, |i| i + 1);
+    let args = &args[..used];
+    (quote!(#root::Attrs<#(#args),*>), used > 0)
+}
+
+/// Whether a layout stores its elements as bits in bytes: `E(n)` differs from the natural
+/// width, or an `M(n)` prefix shifts them.
+pub(crate) fn packed(a: &ArrayShape, plan: &Plan) -> bool {
+    let natural = plan.element_bits() == a.element_type.storage_bits() as usize;
+    !(natural && plan.prefix_bytes() == 0)
 }

@@ -445,18 +445,18 @@ impl<'a, L: StaticLayout> TensorBase<&'a mut [L::Word], L> {
 /// entries must equal the layout's sizes, dynamic ones be at most their bound.
 macro_rules! dynamic_constructors {
     ($($storage:ty => $( #[$doc:meta] )* fn $name:ident($($arg:ident: $ty:ty),*) -> $inner:ident;)*) => {$(
-        impl<'a, E, const RANK: usize, Dims, M2m, Tiles, S, Compiled, const K: usize>
-            TensorBase<$storage, DynArray<E, RANK, Dims, M2m, Tiles, S, Compiled, K>>
+        impl<'a, E, const RANK: usize, Dims, M2m, Tiles, A, S>
+            TensorBase<$storage, DynArray<E, RANK, Dims, M2m, Tiles, A, S>>
         where
-            DynArray<E, RANK, Dims, M2m, Tiles, S, Compiled, K>:
-                Layout<Index = [usize; RANK], Extents = DynExtents<RANK, K>, Elem = E::Elem, Word = S::Word>,
+            DynArray<E, RANK, Dims, M2m, Tiles, A, S>:
+                Layout<Index = [usize; RANK], Extents = DynExtents<RANK>, Elem = E::Elem, Word = S::Word>,
             E: ElementType,
             S: StorageKind<E::Elem>,
         {
             $( #[$doc] )*
             pub fn $name(dims: [usize; RANK], $($arg: $ty),*) -> Result<Self, DimsError> {
                 let extents =
-                    <DynArray<E, RANK, Dims, M2m, Tiles, S, Compiled, K> as Layout>::extents(dims)?;
+                    <DynArray<E, RANK, Dims, M2m, Tiles, A, S> as Layout>::extents(dims)?;
                 Ok(Self::$inner(extents, $($arg),*)?)
             }
         }

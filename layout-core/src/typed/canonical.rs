@@ -1,6 +1,7 @@
-//! The canonical text of a static layout type, written at compile time from its arguments as
+//! The canonical text of a layout type, written at compile time from its arguments as
 //! `text/print.rs` writes it (`layout!` checks every type it spells against that printer).
 
+use super::dyn_dims::DimKind;
 use super::list::TEXT_CAPACITY;
 use super::tiling::MAX_TYPED_TILES;
 
@@ -61,15 +62,40 @@ impl Out {
         self
     }
 
+    /// The dims, each written as its kind says: `N`, `<=N` or `?` (static when `kinds` is
+    /// empty).
+    const fn dims(mut self, dims: &[usize], kinds: &[DimKind]) -> Out {
+        let mut i = 0;
+        while i < dims.len() {
+            if i > 0 {
+                self = self.byte(b',');
+            }
+            let kind = if kinds.is_empty() {
+                DimKind::Static
+            } else {
+                kinds[i]
+            };
+            self = match kind {
+                DimKind::Unbounded => self.byte(b'?'),
+                DimKind::Bounded => self.str("<=").number(dims[i]),
+                DimKind::Static | DimKind::Absent => self.number(dims[i]),
+            };
+            i += 1;
+        }
+        self
+    }
+
     const fn attribute(self, name: &str, n: usize) -> Out {
         self.str(name).byte(b'(').number(n).byte(b')')
     }
 }
 
-/// The parts of a static layout type that its text shows.
+/// The parts of a layout type that its text shows.
 pub(crate) struct Parts<'a> {
     pub(crate) element: &'a str,
     pub(crate) dims: &'a [usize],
+    /// Each dimension's kind, for a dynamic layout (empty for a static one).
+    pub(crate) kinds: &'a [DimKind],
     pub(crate) minor_to_major: &'a [usize],
     pub(crate) tiles: &'a [[usize; MAX_TYPED_TILES]],
     pub(crate) tile_ranks: &'a [usize],
@@ -87,7 +113,11 @@ pub(crate) const fn canonical(p: &Parts<'_>) -> ([u8; TEXT_CAPACITY], usize) {
         bytes: [0; TEXT_CAPACITY],
         len: 0,
     };
-    out = out.str(p.element).byte(b'[').list(p.dims).byte(b']');
+    out = out
+        .str(p.element)
+        .byte(b'[')
+        .dims(p.dims, p.kinds)
+        .byte(b']');
     let attributes = !p.tiles.is_empty()
         || p.tail_alignment != 1
         || p.element_size != 0

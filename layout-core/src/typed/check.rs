@@ -17,9 +17,9 @@ use super::{Array, DynArray, Layout, StaticLayout, Tile, Tiles};
     message = "`{Self}` and `{L}` are layouts of different arrays",
     label = "not a layout of the same array",
     note = "relayout (`copy_from`) needs the same element type and the same dimensions, `?` and \
-            `<=N` included; compare the element type and `Dims<..>` of the two layouts above, \
-            and reshape or convert first if you meant \
-            a different array"
+            `<=N` included; compare the element type and the `Dims<..>` (static sizes) or \
+            `DynDims<..>` (`AnySize` for `?`, `AtMost<N>` for `<=N`, `Fixed<N>` for a static size) \
+            of the two layouts above, and reshape or convert first if you meant a different array"
 )]
 pub trait SameArrayAs<L: Layout>: Layout<Elem = L::Elem> {}
 
@@ -65,8 +65,9 @@ where
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rank-{N} layout",
     label = "this layout's rank is not {N}",
-    note = "the second argument of `Array<..>` is the layout's rank, `Dims<..>` its dimensions; \
-            an index of this layout has one entry per dimension"
+    note = "the second argument of `Array<..>` or `DynArray<..>` is the layout's rank, \
+            `Dims<..>` or `DynDims<..>` its dimensions; an index of this layout has one entry per \
+            dimension"
 )]
 pub trait Rank<const N: usize>: Layout<Index = [usize; N]> {}
 
@@ -102,25 +103,9 @@ where
 }
 
 #[diagnostic::do_not_recommend]
-impl<
-    E,
-    D,
-    M,
-    T1,
-    T2,
-    T3,
-    T4,
-    T5,
-    T6,
-    T7,
-    More,
-    S,
-    Compiled,
-    const K: usize,
-    const R: usize,
-    const C: usize,
-> FirstTile<R, C>
-    for DynArray<E, 2, D, M, Tiles<Tile<R, C>, T1, T2, T3, T4, T5, T6, T7, More>, S, Compiled, K>
+impl<E, D, M, T1, T2, T3, T4, T5, T6, T7, More, A, S, const R: usize, const C: usize>
+    FirstTile<R, C>
+    for DynArray<E, 2, D, M, Tiles<Tile<R, C>, T1, T2, T3, T4, T5, T6, T7, More>, A, S>
 where
     Self: Rank<2>,
 {

@@ -12,9 +12,15 @@
 //! ([`Plan::offset_expr`](crate::Plan::offset_expr)) in straight-line code. Canonically equal
 //! literals give the same type.
 //!
+//! A layout with dynamic dimensions is a `DynArray` read the same way, its dims a
+//! `DynDims<..>`: `layout!(bf16[?,1280]{1,0:T(8,128)(2,1)})` is `DynArray<Bf16, 2,
+//! DynDims<AnySize, Fixed<1280>>, MinorToMajor<1, 0>, Tiles<Tile<8, 128>, Tile<2, 1>>>`, with
+//! `AtMost<4096>` for `<=4096`.
+//!
 //! A layout passed where another is expected is reported at the first difference, in those
 //! terms: ``expected `Tile<8, 128>`, found `NoTile` `` (an untiled layout where a tiled one
-//! was expected), or ``expected `1`, found `0` `` inside `MinorToMajor<..>`. Generic code
+//! was expected), ``expected `1`, found `0` `` inside `MinorToMajor<..>`, or ``expected
+//! `AtMost<4096>`, found `AnySize` `` (a `?` where `<=4096` was expected). Generic code
 //! states what it needs with the bounds of this module ([`Rank`], [`SameArrayAs`],
 //! [`BitcastCompatibleWith`], [`FirstTile`], [`FitsTiles`]), whose errors say in layout terms
 //! what is wrong.
@@ -32,21 +38,20 @@
 //! # Macro support is not API
 //!
 //! The building blocks the macro spells types with (the readable lists `Dims`, `MinorToMajor`,
-//! `Tiles`, `Tile`, `NoTile`, `Bitcast`, `Same`, `Attrs`, `Padded`, `SC`, `Split`, the aliases
-//! `Spelled0`..`Spelled4` it writes static types through, and for dynamic layouts the
-//! type-level lists `Cons`/`Nil`, the canonical text as `Text`/`Chunk`, the closed-form
-//! expression types `Term`, `Slot`, `Idx`, `Div`, `Rem`, `MulAdd`, the block `DynCompiled`,
-//! and helpers such as `text_chunks`) are
+//! `Tiles`, `Tile`, `NoTile`, `Bitcast`, `Same`, `Attrs`, `Padded`, `SC`, `Split`, for dynamic
+//! layouts `DynDims`, `AnySize`, `AtMost`, `Fixed`, `NoDim`, the aliases `Spelled0`..`Spelled4`,
+//! `DynSpelled0`..`DynSpelled4` and `DynPacked0`..`DynPacked4` it writes types through, and
+//! helpers such as `padding_code`) are
 //! public only because the macro's expansion names them from the user's crate. They are
 //! hidden from these docs and may change in any release: name layouts with `layout!`, and
 //! write generic code against [`Layout`].
 
 mod canonical;
 mod check;
+mod dyn_dims;
 mod dynamic;
 pub mod elem;
 mod error;
-mod expr;
 mod list;
 mod matrix;
 mod readable;
@@ -58,19 +63,17 @@ mod tiling;
 use core::marker::PhantomData;
 
 pub use check::{BitcastCompatibleWith, FirstTile, Rank, SameArrayAs};
-pub use dynamic::DynExtents;
 #[doc(hidden)]
-pub use dynamic::{DynArray, DynCompiled, DynMeta};
+pub use dyn_dims::{AnySize, AtMost, DimKind, DimSet, DimSlot, DynDims, Fixed, NoDim};
+#[doc(hidden)]
+pub use dynamic::DynArray;
+pub use dynamic::DynExtents;
 pub use elem::ElementType;
 #[doc(hidden)]
 pub use elem::marker_name;
 pub use error::{DimsError, LengthError};
 #[doc(hidden)]
-pub use expr::{Div, Eval, EvalWith, Idx, MulAdd, Rem, Slot, Term, Zero};
-#[doc(hidden)]
-pub use list::{
-    Chunk, Chunks, Cons, LIST_CAPACITY, List, Nil, Str, TEXT_CAPACITY, Text, text_chunks,
-};
+pub use list::{LIST_CAPACITY, List, Nil, TEXT_CAPACITY};
 pub use matrix::{FitsTiles, Matrix, PaddedTo};
 #[doc(hidden)]
 pub use readable::{
@@ -82,8 +85,10 @@ pub use scalar::{
     I1, I2, I4, U1, U2, U4,
 };
 #[doc(hidden)]
-#[doc(hidden)]
-pub use spelled::{Spelled0, Spelled1, Spelled2, Spelled3, Spelled4};
+pub use spelled::{
+    DynPacked0, DynPacked1, DynPacked2, DynPacked3, DynPacked4, DynSpelled0, DynSpelled1,
+    DynSpelled2, DynSpelled3, DynSpelled4, Spelled0, Spelled1, Spelled2, Spelled3, Spelled4,
+};
 pub use storage::{Bits, Direct, Packed, StorageKind};
 pub use tiling::{MAX_TYPED_RANK, MAX_TYPED_TILES};
 
@@ -133,9 +138,10 @@ pub trait Layout: 'static {
     /// size of a static dimension, `N` for `<=N`, and for `?` the largest power of two for
     /// which the layout's size fits in an `i64`.
     const BOUNDS: &'static [usize];
-    /// The dimensions as a type-level list, so that "same array" is a type equality:
-    /// static sizes, with `<=N` as `N` and `?` as 0 (for [`Static`] layouts, the dims).
-    type Dims: List;
+    /// The dimensions as a type, so that "same array" is a type equality: `Dims<..>` of the
+    /// sizes for a static layout, `DynDims<..>` of `AnySize` (`?`), `AtMost<N>` (`<=N`) and
+    /// `Fixed<N>` (a static size) for a dynamic one.
+    type Dims: 'static;
     /// The Rust type of one element (`f32`, `half::bf16`, [`I4`], ...).
     type Elem: Copy + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static;
     /// The unit of a buffer of this layout: `Elem` for [`Direct`] storage, `u8` for
@@ -239,7 +245,7 @@ pub trait Layout: 'static {
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a static layout",
-    label = "a layout with dynamic dimensions (`?` or `<=N`, a `DynArray`)",
+    label = "a layout with dynamic dimensions (a `DynArray`: `AnySize` is `?`, `AtMost<N>` is `<=N`)",
     note = "its sizes and offsets depend on the extents: give them with `Layout::extents(dims)` \
             and use `size_bytes(dims)`, `offset_in`, `zeros(dims)`, `from_logical(dims, ..)` or \
             `try_bitcast(dims)`"
@@ -400,6 +406,7 @@ where
     const TEXT: ([u8; TEXT_CAPACITY], usize) = canonical(&Parts {
         element: E::TYPE.name(),
         dims: Dims::SLICE,
+        kinds: &[],
         minor_to_major: M2m::SLICE,
         tiles: Tiles::TILES.split_at(Tiles::COUNT).0,
         tile_ranks: Tiles::RANKS.split_at(Tiles::COUNT).0,
@@ -616,10 +623,10 @@ fn check_dims(
     layout: &'static str,
     dims: &[usize],
     bounds: &[usize],
-    dynamic: &[usize],
+    dynamic: &[bool],
 ) -> Result<(), DimsError> {
     for (dim, (&found, &bound)) in dims.iter().zip(bounds).enumerate() {
-        let is_dynamic = dynamic.get(dim).is_some_and(|&d| d != 0);
+        let is_dynamic = dynamic.get(dim).copied().unwrap_or(false);
         if is_dynamic && found > bound {
             return Err(DimsError::PastBound {
                 layout,

@@ -8,13 +8,20 @@
 //! the aliases' capacity (rank above 8, more than 4 tiles or a tile of more than 4 dims, split
 //! configs) are written as their `Array`.
 //!
+//! A dynamic layout type is written the same way through `DynSpelledN` (`DynPackedN` for
+//! packed storage), whose dimensions are its last arguments, as types (`AnySize`, `AtMost<N>`,
+//! `Fixed<N>`; the unused ones left out): the lint counts the element type and one type per
+//! dimension, under its limit in `Tensor<layout!(..)>` for up to 6 dimensions.
+//!
 //! ```
 //! use xla_layout::{layout, typed::StaticLayout};
 //! type Spelled = layout!(f32[2,3]{1,0:T(2,2)S(1)});
 //! assert_eq!(<Spelled as StaticLayout>::SIZE_BYTES, 2 * 4 * 4);
 //! ```
 
-use super::{Array, Attrs, Dims, MinorToMajor, Padded, Tile, Tiles};
+use super::{
+    Array, Attrs, Dims, Direct, DynArray, DynDims, MinorToMajor, NoDim, Packed, Padded, Tile, Tiles,
+};
 
 /// A static layout type without tiles, as constants: the rank, 8 dims, 8 `minor_to_major` entries,
 /// `L`, `E`, `S`, `M`, the legacy
@@ -305,3 +312,71 @@ pub type Spelled4<
     Attrs<L, EB, SP, PM, PAD, Padded<P0, P1, P2, P3, P4, P5, P6, P7>>,
     S,
 >;
+
+/// The dynamic layout aliases: `DynSpelledN` (direct storage) and `DynPackedN` (packed) with
+/// `N` tiles of 4 dims.
+macro_rules! dyn_spelled {
+    ($($direct:ident $packed:ident $count:literal [$($t:ident)*] [$($tile:ty),*];)*) => {$(
+        dyn_spelled!(@alias $direct Direct "direct" $count [$($t)*] [$($tile),*]);
+        dyn_spelled!(@alias $packed Packed "packed" $count [$($t)*] [$($tile),*]);
+    )*};
+    (@alias $name:ident $storage:ident $kind:literal $count:literal [$($t:ident)*]
+        [$($tile:ty),*]) => {
+        #[doc = concat!(
+            "A dynamic layout type with ", $count, " tiles and ", $kind, " storage: the element ",
+            "type, then as constants the rank, 8 `minor_to_major` entries, ", $count, " tiles ",
+            "of 4 dims ([`NONE`](super::NONE) for none, `0` for `*`), `L`, `E`, `S`, `M`; then ",
+            "the dimensions as types (`AnySize`, `AtMost<N>`, `Fixed<N>`). Macro support, not ",
+            "API."
+        )]
+        pub type $name<
+            E,
+            const RANK: usize,
+            const M0: usize,
+            const M1: usize,
+            const M2: usize,
+            const M3: usize,
+            const M4: usize,
+            const M5: usize,
+            const M6: usize,
+            const M7: usize,
+            $(const $t: usize,)*
+            const L: usize,
+            const EB: usize,
+            const SP: usize,
+            const PM: usize,
+            D0 = NoDim,
+            D1 = NoDim,
+            D2 = NoDim,
+            D3 = NoDim,
+            D4 = NoDim,
+            D5 = NoDim,
+            D6 = NoDim,
+            D7 = NoDim,
+        > = DynArray<
+            E,
+            RANK,
+            DynDims<D0, D1, D2, D3, D4, D5, D6, D7>,
+            MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7>,
+            Tiles<$($tile),*>,
+            Attrs<L, EB, SP, PM>,
+            $storage,
+        >;
+    };
+}
+
+dyn_spelled! {
+    DynSpelled0 DynPacked0 0 [] [];
+    DynSpelled1 DynPacked1 1 [T00 T01 T02 T03] [Tile<T00, T01, T02, T03>];
+    DynSpelled2 DynPacked2 2 [T00 T01 T02 T03 T10 T11 T12 T13]
+        [Tile<T00, T01, T02, T03>, Tile<T10, T11, T12, T13>];
+    DynSpelled3 DynPacked3 3 [T00 T01 T02 T03 T10 T11 T12 T13 T20 T21 T22 T23]
+        [Tile<T00, T01, T02, T03>, Tile<T10, T11, T12, T13>, Tile<T20, T21, T22, T23>];
+    DynSpelled4 DynPacked4 4 [T00 T01 T02 T03 T10 T11 T12 T13 T20 T21 T22 T23 T30 T31 T32 T33]
+        [
+            Tile<T00, T01, T02, T03>,
+            Tile<T10, T11, T12, T13>,
+            Tile<T20, T21, T22, T23>,
+            Tile<T30, T31, T32, T33>
+        ];
+}

@@ -8,9 +8,9 @@
 use crate::index::steps;
 use crate::model::tiling::{Buffers, FlatStep, TileDims, generate};
 
-/// The most dimensions a static `layout!` type has (its `Dims` spell up to 8, then `More`).
+/// The most dimensions a `layout!` type has (its `Dims`/`DynDims` spell up to 8, then `More`).
 pub const MAX_TYPED_RANK: usize = 16;
-/// The most tiles of a static `layout!` type, and the most dimensions of one of its tiles.
+/// The most tiles of a `layout!` type, and the most dimensions of one of its tiles.
 pub const MAX_TYPED_TILES: usize = 8;
 /// The widest the working index of a static `layout!` type gets while its tiles expand it.
 pub(crate) const WIDTH: usize = crate::index::MAX_EXPANDED_RANK;
@@ -70,25 +70,40 @@ pub(crate) struct Spec<'a> {
     pub(crate) prefix_bytes: usize,
 }
 
-const fn to_usize(v: u128) -> usize {
+const fn to_usize(v: u128) -> Option<usize> {
     if v <= usize::MAX as u128 {
-        v as usize
+        Some(v as usize)
     } else {
-        panic!("the size of this layout type overflows")
+        None
     }
 }
 
-const fn checked(v: Option<usize>) -> usize {
-    match v {
-        Some(v) => v,
-        None => panic!("the size of this layout type overflows"),
-    }
+/// The value of an `Option`, or `None` from the enclosing function.
+macro_rules! take {
+    ($v:expr) => {
+        match $v {
+            Some(v) => v,
+            None => return None,
+        }
+    };
 }
 
 impl Core {
     /// Compiles a valid layout (the macro validates it first); panics (a compile error in a
     /// `const`) on capacity or overflow.
     pub(crate) const fn new(spec: &Spec<'_>) -> Core {
+        match Core::try_new(spec) {
+            Some(core) => core,
+            None => panic!(
+                "the sizes of this layout type overflow, or its tiles expand it past the typed \
+                 layer's capacity"
+            ),
+        }
+    }
+
+    /// [`Core::new`], `None` where it would panic (an overflow, or tiles past the capacity):
+    /// how a dynamic layout type finds the largest extent of its `?` dimensions.
+    pub(crate) const fn try_new(spec: &Spec<'_>) -> Option<Core> {
         let rank = spec.dims.len();
         assert!(
             rank <= MAX_TYPED_RANK,
@@ -112,7 +127,7 @@ impl Core {
             }
             sizes[p] = extent as u128;
             unit[d] = spec.dims[d] == 1;
-            elements = checked(elements.checked_mul(spec.dims[d]));
+            elements = take!(elements.checked_mul(spec.dims[d]));
             p += 1;
         }
         assert!(
@@ -147,10 +162,7 @@ impl Core {
                 extents: &mut extents,
             },
         ) else {
-            panic!(
-                "the sizes of this layout type overflow, or its tiles expand it past the typed \
-                 layer's capacity"
-            )
+            return None;
         };
         let mut step_list = [Step::Nothing; STEPS];
         let mut s = 0;
@@ -159,7 +171,7 @@ impl Core {
                 FlatStep::Pad { by } => Step::Pad { by },
                 FlatStep::Combine { at, mult } => Step::Combine {
                     at,
-                    mult: to_usize(mult),
+                    mult: take!(to_usize(mult)),
                 },
                 FlatStep::Tile {
                     start,
@@ -169,7 +181,7 @@ impl Core {
                     let mut sizes = [0u64; MAX_TYPED_TILES];
                     let mut j = 0;
                     while j < count {
-                        sizes[j] = to_usize(tile_sizes[first + j]) as u64;
+                        sizes[j] = take!(to_usize(tile_sizes[first + j])) as u64;
                         j += 1;
                     }
                     Step::Tile {
@@ -186,7 +198,7 @@ impl Core {
         let mut expanded = [0usize; WIDTH];
         let mut i = 0;
         while i < width {
-            expanded[i] = to_usize(sizes[i]);
+            expanded[i] = take!(to_usize(sizes[i]));
             i += 1;
         }
         let mut strides = [0usize; WIDTH];
@@ -195,19 +207,15 @@ impl Core {
         while i > 0 {
             i -= 1;
             strides[i] = tiled;
-            tiled = checked(tiled.checked_mul(expanded[i]));
+            tiled = take!(tiled.checked_mul(expanded[i]));
         }
         let align = spec.tail_alignment;
-        let physical_elements = checked(tiled.div_ceil(align).checked_mul(align));
+        let physical_elements = take!(tiled.div_ceil(align).checked_mul(align));
         // In 128 bits, as `model::tiling`: a packed array of up to `i64::MAX` bytes has up to
         // 2^66 bits.
         let data = (physical_elements as u128 * spec.element_bits as u128).div_ceil(8);
-        let data = if data <= usize::MAX as u128 {
-            data as usize
-        } else {
-            panic!("the size of this layout type overflows")
-        };
-        Core {
+        let data = take!(to_usize(data));
+        Some(Core {
             rank,
             physical,
             unit,
@@ -219,8 +227,8 @@ impl Core {
             elements,
             tiled,
             physical_elements,
-            bytes: checked(data.checked_add(spec.prefix_bytes)),
-        }
+            bytes: take!(data.checked_add(spec.prefix_bytes)),
+        })
     }
 
     /// Runs step `n` on a working index of `width` entries; returns the new width.
@@ -446,6 +454,7 @@ mod tests {
             let (bytes, len) = canonical(&Parts {
                 element: a.element_type.name(),
                 dims: &o.dims,
+                kinds: &[],
                 minor_to_major: &o.m2m,
                 tiles: &o.tiles,
                 tile_ranks: &o.ranks,
