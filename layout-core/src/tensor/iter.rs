@@ -216,9 +216,25 @@ struct IterMut<'a, T> {
     /// The storage length.
     len: usize,
     runs: LogicalRuns,
+    /// The rest of the current run, whose slots are all below `len` (checked when it is
+    /// taken).
     run: Run,
-    remaining: usize,
+    /// Elements in the runs after `run`.
+    later: usize,
     borrow: PhantomData<&'a mut [T]>,
+}
+
+/// The next non-empty run of `runs`, checked to lie inside storage of `len` slots.
+#[cold]
+fn checked_run(runs: &mut LogicalRuns, len: usize) -> Option<Run> {
+    while let Some(run) = runs.next_run() {
+        if run.len > 0 {
+            let last = run.offset + (run.len - 1) * run.stride;
+            assert!(last < len, "an element offset is inside the storage");
+            return Some(run);
+        }
+    }
+    None
 }
 
 #[allow(unsafe_code)]
@@ -227,26 +243,27 @@ impl<'a, T> Iterator for IterMut<'a, T> {
 
     #[inline]
     fn next(&mut self) -> Option<&'a mut T> {
-        while self.run.len == 0 {
-            self.run = self.runs.next_run()?;
+        if self.run.len == 0 {
+            self.run = checked_run(&mut self.runs, self.len)?;
+            self.later -= self.run.len;
         }
         let o = self.run.offset;
         self.run.offset += self.run.stride;
         self.run.len -= 1;
-        self.remaining -= 1;
-        assert!(o < self.len, "an element offset is inside the storage");
         // SAFETY: `ptr` and `len` come from a `&'a mut [T]` that this iterator holds (through
-        // `borrow`) for all of `'a`, and `o < len`, so `ptr.add(o)` is in bounds and valid for
-        // reads and writes for `'a`. The logical walk visits every element once, and distinct
-        // elements have distinct slots (the offset map of a layout is injective on in-bounds
-        // indices), so no two references handed out alias. Checked against the per-index
-        // offsets by the property tests in tests/iterate_props.rs.
+        // `borrow`) for all of `'a`, and `o < len` (every slot of the run was checked when it
+        // was taken), so `ptr.add(o)` is in bounds and valid for reads and writes for `'a`.
+        // The logical walk visits every element once, and distinct elements have distinct
+        // slots (the offset map of a layout is injective on in-bounds indices), so no two
+        // references handed out alias. Checked against the per-index offsets by the property
+        // tests in tests/iterate_props.rs.
         Some(unsafe { &mut *self.ptr.add(o) })
     }
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.remaining, Some(self.remaining))
+        let n = self.later + self.run.len;
+        (n, Some(n))
     }
 
     #[inline]
@@ -464,7 +481,7 @@ impl<D: AsRef<[L::Elem]> + AsMut<[L::Elem]>, L: Layout<Word = <L as Layout>::Ele
             len: words.len(),
             runs: LogicalRuns::new(&plan),
             run: EMPTY,
-            remaining: plan.elements(),
+            later: plan.elements(),
             borrow: PhantomData,
         }
     }
