@@ -9,6 +9,9 @@
 //! figures drift, ratios much less). The runtime API (`CopyPlan::copy` over bytes) and the
 //! typed `Tensor::copy_from` run the same engine; a few cases run through both.
 //!
+//! Then a baseline for the transposes: the blocked loop a user would write by hand for the
+//! 2-D f32 transpose, against memcpy the same way.
+//!
 //! Then small tensors: `copy_from` of one 8×128 f32 tile (4 KiB) against `copy_from_slice`,
 //! hot in L1, the median of `ROUNDS` timings of 20 000 copies each.
 //!
@@ -270,6 +273,52 @@ fn runtime(case: &Case, rounds: usize, flush: &[u64]) {
     row(case.name, there.src_bytes(), &p, case.goal);
 }
 
+/// The transpose a user would write by hand: 32×32 blocks of an `n × n` f32 matrix, row by
+/// row within a block (the baseline of the transpose rows).
+fn hand_transpose(src: &[f32], dst: &mut [f32], n: usize) {
+    const B: usize = 32;
+    for bi in (0..n).step_by(B) {
+        for bj in (0..n).step_by(B) {
+            for i in bi..bi + B {
+                for j in bj..bj + B {
+                    dst[j * n + i] = src[i * n + j];
+                }
+            }
+        }
+    }
+}
+
+/// [`hand_transpose`] of the 2-D f32 transpose case, checked against the engine's result.
+fn hand(rounds: usize, flush: &[u64]) {
+    const N: usize = 4096;
+    let src: Vec<f32> = (0..N * N).map(|k| k as f32).collect();
+    let mut dst = vec![0f32; N * N];
+    hand_transpose(&src, &mut dst, N);
+    let plan = CopyPlan::new(
+        &parse_array("f32[4096,4096]{1,0}").expect("valid"),
+        &parse_array("f32[4096,4096]{0,1}").expect("valid"),
+    )
+    .expect("same array");
+    let bytes: Vec<u8> = src.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let mut ours = vec![0u8; bytes.len()];
+    plan.copy(&bytes, &mut ours).expect("lengths");
+    let theirs: Vec<u8> = dst.iter().flat_map(|x| x.to_le_bytes()).collect();
+    assert!(
+        ours == theirs,
+        "the hand-written transpose differs from the engine's"
+    );
+    let p = paired(rounds, N * N * 4, flush, &mut || {
+        hand_transpose(black_box(&src), &mut dst, N);
+        black_box(&dst);
+    });
+    row(
+        "hand-written f32 2-D transpose (32×32 blocks)",
+        N * N * 4,
+        &p,
+        PERMUTED,
+    );
+}
+
 type RowsF32 = layout!(f32[4096,4096]{1,0});
 type TilesF32 = layout!(f32[4096,4096]{1,0:T(8,128)});
 type ColTilesF32 = layout!(f32[4096,4096]{0,1:T(8,128)});
@@ -348,6 +397,9 @@ fn main() {
     println!("|---|---|---|---|---|---|");
     for case in CASES.iter().filter(|c| wanted(c.name)) {
         runtime(case, rounds, &flush);
+    }
+    if wanted("hand") {
+        hand(rounds, &flush);
     }
     if wanted("typed") {
         typed::<TilesF32, RowsF32>("typed f32 rows -> T(8,128)", rounds, &flush);

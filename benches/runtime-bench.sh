@@ -109,6 +109,10 @@ write whole cache lines with non-temporal stores (\`movntdq\`), which skip the
 read-for-ownership a normal store makes: that is how a relayout can beat a memcpy that does not
 stream at this size (a destination line that is not 64-byte aligned is stored normally).
 
+The row \`hand-written f32 2-D transpose\` is the baseline of the transposes: the loop a user
+would write (32×32 blocks, an element at a time), on the same array as \`f32 2-D transpose\`
+and checked against the engine's result.
+
 Then small tensors: \`copy_from\` of one 4 KiB tensor, hot, against \`copy_from_slice\`; the
 copy plan of a pair of layout types is built on the first call and kept.
 
