@@ -1,8 +1,9 @@
 //! Offset computation over a full traversal: every element of a 1024×1024 array visited in
 //! logical row-major order and loaded through its offset, summing the bits so that nothing is
 //! optimised away. Side by side: the `layout!` type's `offset`, a hand-written closed form,
-//! layout-core's runtime `Plan::offset`, its batch form `Plan::offsets` (one row of indices
-//! at a time), and (for the untiled layout) ndarray's indexing. The layouts: untiled,
+//! layout-core's runtime `Plan::offset`, its batch forms `Plan::offsets` (one row of indices
+//! at a time) and `Plan::offsets_along` (one row from its first index), and (for the untiled
+//! layout) ndarray's indexing. The layouts: untiled,
 //! `T(8,128)`, `T(8,128)(2,1)` (power-of-two tiles: bit fields) and `T(6,100)` (other sizes:
 //! reciprocals).
 //!
@@ -146,6 +147,21 @@ fn variants<L>(
             acc
         });
     });
+    g.bench_function("plan-along", |b| {
+        let mut offsets = vec![0usize; N];
+        b.iter(|| {
+            let data = black_box(data);
+            let plan = black_box(&plan);
+            let mut acc = 0u32;
+            for i in 0..N {
+                plan.offsets_along(&[i, 0], 1, &mut offsets);
+                for &o in &offsets {
+                    acc = acc.wrapping_add(bits(data[o]));
+                }
+            }
+            acc
+        });
+    });
     if let Some(a) = ndarray {
         g.bench_function("ndarray", |b| {
             b.iter(|| {
@@ -182,7 +198,14 @@ fn report(start: SystemTime) {
         let Some(hand) = common::median_ns(group, "hand", start) else {
             continue;
         };
-        for variant in ["layout", "hand", "plan", "plan-batch", "ndarray"] {
+        for variant in [
+            "layout",
+            "hand",
+            "plan",
+            "plan-batch",
+            "plan-along",
+            "ndarray",
+        ] {
             if let Some(ns) = common::median_ns(group, variant, start) {
                 let per = ns / (N * N) as f64;
                 println!("| {group} | {variant} | {per:.3} | {:.2} |", ns / hand);

@@ -1,4 +1,5 @@
-//! Property tests of the compiled offset (`Plan::offset`, its batch form `Plan::offsets`) and
+//! Property tests of the compiled offset (`Plan::offset`, its batch forms `Plan::offsets` and
+//! `Plan::offsets_along`) and
 //! of `Plan: FromStr`: offsets equal the literal pad -> reshape -> transpose reference on
 //! random layouts (power-of-two and other tile sizes, `*`, tile rank above array rank,
 //! legacy padding, `L`), and the closed form (`Plan::offset_expr`, which divides plainly) on
@@ -122,6 +123,35 @@ proptest! {
         let mut batch = vec![usize::MAX; indices.len()];
         p.offsets(&indices, &mut batch);
         prop_assert_eq!(&batch, &expected, "{}", a);
+    }
+
+    /// `offsets_along`: along every dimension, every whole line and the second half of every
+    /// line equal the reference.
+    #[test]
+    fn offsets_along_match_reference(a in arb_array()) {
+        let p = Plan::new(&a).unwrap();
+        prop_assume!(p.physical_elements() <= 50_000);
+        let expected = reference::offsets(&a);
+        let dims = p.dims().to_vec();
+        let logical = |i: &[usize]| i.iter().zip(&dims).fold(0, |acc, (x, d)| acc * d + x);
+        for dim in 0..dims.len() {
+            for l in 0..p.elements() {
+                let mut start = unravel(l, &dims);
+                if start[dim] != 0 {
+                    continue;
+                }
+                for from in [0, dims[dim] / 2] {
+                    start[dim] = from;
+                    let mut out = vec![usize::MAX; dims[dim] - from];
+                    p.offsets_along(&start, dim, &mut out);
+                    for (k, &o) in out.iter().enumerate() {
+                        let mut index = start.clone();
+                        index[dim] += k;
+                        prop_assert_eq!(o, expected[logical(&index)], "{} at {:?}", a, index);
+                    }
+                }
+            }
+        }
     }
 
     /// The canonical text parses back into the same plan (legacy padded dimensions have no

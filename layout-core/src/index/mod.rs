@@ -2,6 +2,7 @@
 //! to element offsets and back and gives every size; [`Expr`] is the offset in closed form;
 //! the traversals visit elements in logical or in memory order.
 
+mod along;
 mod divide;
 mod expr;
 mod plan;
