@@ -1,138 +1,77 @@
-//! Errors as rustc-style text (with colour) or JSON objects, at their line in the stream.
+//! Errors as rustc-style text (with colour) or JSON objects, at their line in the stream: the
+//! snippets layout-core finds (`Snippets`, what its own `render` draws), coloured and with
+//! line numbers counted from the input's line in the stream.
 //!
-//! The cost is linear in the input plus a bounded amount per error: positions are found in
-//! one sweep over the text, and each error shows a window of at most [`SHOWN`] characters of
-//! its line, so a megabyte line with thousands of errors renders quickly.
+//! The cost is linear in the input plus a bounded amount per error: the errors are located in
+//! order of position, in one pass over the text, and each shows a window of at most 120
+//! characters of its line, so a megabyte line with thousands of errors renders quickly.
 
 use std::fmt::Write as _;
 
 use serde_json::{Value, json};
-use xla_layout_core::Errors;
+use xla_layout_core::{Errors, Snippet, Snippets};
 
 use crate::input::Input;
 use crate::style::{self, ERROR, GUTTER, HEADING};
 
-/// Characters of context shown before an error's start on a long line.
-const BEFORE: usize = 40;
-/// Characters of a line shown at most per error.
-const SHOWN: usize = 100;
-
-/// Where one error starts, in the whole stream.
-struct Location {
-    /// Byte range in the input's text (clamped to char boundaries).
-    start: usize,
-    end: usize,
-    /// The 1-based line in the stream.
-    line: usize,
-    /// The 0-based column in characters.
-    column: usize,
-    /// Byte range of the error's line in the input's text.
-    line_start: usize,
-    line_end: usize,
-}
-
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
-    i = i.min(s.len());
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-/// The location of every error that has a span, in one pass over the text.
-fn locate(input: &Input, errors: &Errors) -> Vec<Option<Location>> {
-    let text = input.text.as_str();
+/// The snippet of every error that has a span, found in order of position.
+fn locate<'a>(input: &'a Input, errors: &Errors) -> Vec<Option<Snippet<'a>>> {
     let mut order: Vec<(usize, usize)> = errors
         .iter()
         .enumerate()
-        .filter_map(|(i, e)| e.span().map(|s| (floor_char_boundary(text, s.start), i)))
+        .filter_map(|(i, e)| e.span().map(|s| (s.start, i)))
         .collect();
     order.sort_unstable();
-    let mut found: Vec<Option<Location>> = (0..errors.len()).map(|_| None).collect();
-    let (mut pos, mut line, mut line_start, mut column) = (0, 0, 0, 0);
-    let mut line_end = None;
-    for (start, i) in order {
-        for (k, c) in text[pos..start].char_indices() {
-            if c == '\n' {
-                line += 1;
-                line_start = pos + k + 1;
-                column = 0;
-                line_end = None;
-            } else {
-                column += 1;
-            }
-        }
-        pos = start;
-        let end_of_line = *line_end
-            .get_or_insert_with(|| text[start..].find('\n').map_or(text.len(), |k| start + k));
-        let span_end = errors[i].span().map_or(start, |s| s.end);
-        found[i] = Some(Location {
-            start,
-            end: floor_char_boundary(text, span_end.max(start)),
-            line: input.line + line,
-            column,
-            line_start,
-            line_end: end_of_line,
-        });
+    let mut found = vec![None; errors.len()];
+    let mut snippets = Snippets::new(&input.text);
+    for (_, i) in order {
+        found[i] = snippets.of(&errors[i]);
     }
     found
 }
 
+/// The line in the stream of a snippet's line in the input.
+fn stream_line(input: &Input, s: &Snippet<'_>) -> usize {
+    input.line + s.line - 1
+}
+
 /// Every error rendered like rustc, against the input's line in its stream.
 pub(crate) fn render(input: &Input, errors: &Errors) -> String {
-    let text = input.text.as_str();
     let mut out = String::new();
-    for (e, loc) in errors.iter().zip(locate(input, errors)) {
+    for (e, snippet) in errors.iter().zip(locate(input, errors)) {
         let _ = writeln!(
             out,
             "{}{}",
             style::err(ERROR, "error"),
             style::err(HEADING, &format!(": {}", e.message()))
         );
-        let Some(loc) = loc else { continue };
-        // A window of the line around the error.
-        let (shown_start, lead) = if loc.column > BEFORE {
-            let back = text[loc.line_start..loc.start]
-                .char_indices()
-                .rev()
-                .nth(BEFORE - 1)
-                .map_or(loc.line_start, |(k, _)| loc.line_start + k);
-            (back, "...")
-        } else {
-            (loc.line_start, "")
-        };
-        let (shown_end, trail) = match text[shown_start..loc.line_end].char_indices().nth(SHOWN) {
-            Some((k, _)) => (shown_start + k, "..."),
-            None => (loc.line_end, ""),
-        };
-        let caret_column = lead.len() + text[shown_start..loc.start].chars().count();
-        let width = text[loc.start..loc.end.min(shown_end).max(loc.start)]
-            .chars()
-            .count()
-            .max(1);
-        let line_no = loc.line.to_string();
+        let Some(s) = snippet else { continue };
+        let line_no = stream_line(input, &s).to_string();
         let pad = " ".repeat(line_no.len());
         let bar = style::err(GUTTER, "|");
         let _ = writeln!(
             out,
-            "{pad}{} {}:{}:{}",
+            "{pad}{} {}:{line_no}:{}",
             style::err(GUTTER, "-->"),
             input.origin,
-            loc.line,
-            loc.column + 1
+            s.column
         );
         let _ = writeln!(out, "{pad} {bar}");
-        let shown = text[shown_start..shown_end].trim_end_matches('\r');
+        let (lead, trail) = (
+            if s.cut_before { "..." } else { "" },
+            if s.cut_after { "..." } else { "" },
+        );
         let _ = writeln!(
             out,
-            "{} {bar} {lead}{shown}{trail}",
-            style::err(GUTTER, &line_no)
+            "{} {bar} {lead}{}{trail}",
+            style::err(GUTTER, &line_no),
+            s.shown
         );
         let _ = writeln!(
             out,
             "{pad} {bar} {}{}",
-            " ".repeat(caret_column),
-            style::err(ERROR, &"^".repeat(width))
+            " ".repeat(lead.len() + s.caret),
+            style::err(ERROR, &"^".repeat(s.width))
         );
     }
     out
@@ -144,10 +83,10 @@ pub(crate) fn json_errors(input: &Input, errors: &Errors) -> Vec<Value> {
     errors
         .iter()
         .zip(locate(input, errors))
-        .map(|(e, loc)| match loc {
-            Some(l) => json!({
-                "start": l.start, "end": l.end, "message": e.message(),
-                "line": l.line, "column": l.column + 1,
+        .map(|(e, snippet)| match snippet {
+            Some(s) => json!({
+                "start": s.start, "end": s.end, "message": e.message(),
+                "line": stream_line(input, &s), "column": s.column,
             }),
             None => json!({
                 "start": 0, "end": input.text.len(), "message": e.message(),
@@ -199,7 +138,7 @@ mod tests {
         let errors = xla_layout_core::parse(&input.text).unwrap_err();
         let out = render(&input, &errors);
         for line in out.lines().filter(|l| l.contains(" | ")) {
-            assert!(line.chars().count() < SHOWN + 20, "{line}");
+            assert!(line.chars().count() < 120 + 20, "{line}");
         }
         assert!(out.contains("..."), "{out}");
     }

@@ -34,7 +34,7 @@ pub use model::{
     ArrayLayout, ArrayShape, Dim, Error, ErrorKind, Errors, MAX_NESTING, PaddingValue,
     PrimitiveType, Shape, SplitConfig, Tile, TileDim, UnknownPrimitiveType,
 };
-pub use text::{MAX_RENDERED_ERRORS, parse, parse_array, render};
+pub use text::{MAX_RENDERED_ERRORS, Snippet, Snippets, parse, parse_array, render};
 pub use xla::{index_util, layout_util, shape_util};
 
 /// The element crates whose types are [`typed::Layout::Elem`] (`half::bf16`, `num_complex::Complex`,

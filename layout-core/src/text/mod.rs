@@ -8,4 +8,4 @@ mod render;
 
 pub(crate) use parse::parse_embedded;
 pub use parse::{parse, parse_array};
-pub use render::{MAX_RENDERED_ERRORS, render};
+pub use render::{MAX_RENDERED_ERRORS, Snippet, Snippets, render};
