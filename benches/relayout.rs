@@ -1,7 +1,8 @@
 //! Relayout bandwidth: copies between two layouts of one 64 MiB array, for every kind of
 //! layout pair (tile rows, `(2,1)` `(4,1)` `(8,1)` sub-tiles, transposed tiles, `*` tiles,
-//! `E(4)` packing, untiled permutations; 1- to 16-byte elements), each side by side with the
-//! memcpy bound: `copy_from_slice` of the same bytes.
+//! `E(4)` `E(2)` `E(1)` packing and unpacking, untiled permutations; 1-bit to 16-byte
+//! elements), each side by side with the memcpy bound: `copy_from_slice` of the larger
+//! side's bytes.
 //!
 //! Each case runs `ROUNDS` rounds of (evict, memcpy, evict, relayout): every copy starts from
 //! DRAM after 128 MiB of unrelated reads, and the ratio is the median of the rounds' ratios, so
@@ -111,6 +112,36 @@ const CASES: &[Case] = &[
         "s4 bytes -> E(4) packed",
         "s4[8192,8192]{1,0}",
         "s4[8192,8192]{1,0:E(4)}",
+        TILED,
+    ),
+    case(
+        "s4 E(4) packed -> bytes",
+        "s4[8192,8192]{1,0:E(4)}",
+        "s4[8192,8192]{1,0}",
+        TILED,
+    ),
+    case(
+        "s2 bytes -> E(2) packed",
+        "s2[8192,8192]{1,0}",
+        "s2[8192,8192]{1,0:E(2)}",
+        TILED,
+    ),
+    case(
+        "s2 E(2) packed -> bytes",
+        "s2[8192,8192]{1,0:E(2)}",
+        "s2[8192,8192]{1,0}",
+        TILED,
+    ),
+    case(
+        "u1 bytes -> E(1) packed",
+        "u1[8192,8192]{1,0}",
+        "u1[8192,8192]{1,0:E(1)}",
+        TILED,
+    ),
+    case(
+        "u1 E(1) packed -> bytes",
+        "u1[8192,8192]{1,0:E(1)}",
+        "u1[8192,8192]{1,0}",
         TILED,
     ),
     case(
@@ -259,18 +290,20 @@ fn runtime(case: &Case, rounds: usize, flush: &[u64]) {
     let mut again = AlignedBuf::filled(there.src_bytes(), 0u8);
     there.copy(&src, &mut dst).expect("lengths");
     back.copy(&dst, &mut again).expect("lengths");
-    if !case.src.contains("s4[8192,8192]{1,0}") {
-        // (s4 in bytes keeps only the low 4 bits of each byte: no round trip.)
+    if !case.name.contains("bytes ->") {
+        // (Sub-byte elements in bytes keep only their low bits when packed: no round trip.)
         assert!(
             *again == *src,
             "{}: the round trip changed the data",
             case.name
         );
     }
-    let p = paired(rounds, there.src_bytes(), flush, &mut || {
+    // The memcpy of the larger side: unpacking writes more bytes than it reads.
+    let larger = there.src_bytes().max(there.dst_bytes());
+    let p = paired(rounds, larger, flush, &mut || {
         there.copy(black_box(&src), &mut dst).expect("lengths");
     });
-    row(case.name, there.src_bytes(), &p, case.goal);
+    row(case.name, larger, &p, case.goal);
 }
 
 /// The transpose a user would write by hand: 32×32 blocks of an `n × n` f32 matrix, row by

@@ -112,6 +112,30 @@ def pack_s4():
     timed("s4 bytes -> E(4) packed", src.nbytes, src, go)
 
 
+def pack_u1():
+    """u1 in bytes -> E(1): eight bits a byte, the first lowest (np.packbits, little bit
+    order; it allocates its result)."""
+    src = (np.arange(8192 * 8192, dtype=np.uint64) % 2).astype(np.uint8).reshape(8192, 8192)
+    timed(
+        "u1 bytes -> E(1) packed",
+        src.nbytes,
+        src,
+        lambda: np.packbits(src, axis=1, bitorder="little"),
+    )
+
+
+def unpack_u1():
+    """E(1) -> u1 in bytes (np.unpackbits, little bit order; it allocates its result)."""
+    src = np.zeros((8192, 1024), dtype=np.uint8)
+    out = np.empty((8192, 8192), dtype=np.uint8)
+    timed(
+        "u1 E(1) packed -> bytes",
+        out.nbytes,
+        out,
+        lambda: np.unpackbits(src, axis=1, bitorder="little"),
+    )
+
+
 def main():
     print(f"numpy {np.__version__}, {ROUNDS} rounds\n")
     print("| relayout (numpy) | numpy GB/s | np.copyto GB/s | numpy / np.copyto |")
@@ -146,6 +170,8 @@ def main():
     )
     case("u8 2-D transpose {1,0} -> {0,1}", np.uint8, (8192, 8192), (8192, 8192), (1, 0))
     pack_s4()
+    pack_u1()
+    unpack_u1()
 
 
 if __name__ == "__main__":

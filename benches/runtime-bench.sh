@@ -96,13 +96,13 @@ rounds) are the steadier ones.
 ### Relayout of 64 MiB arrays
 
 \`cargo bench -p xla-layout-benches --bench relayout\`: every kind of layout pair (tile rows, \`(2,1)\` \`(4,1)\`
-\`(8,1)\` sub-tiles, transposed tiles, \`*\` tiles, \`E(4)\` packing, untiled permutations of rank
-2 and 4; 1- to 16-byte elements) through the runtime API (\`CopyPlan::copy\` over bytes), then
+\`(8,1)\` sub-tiles, transposed tiles, \`*\` tiles, \`E(4)\` \`E(2)\` \`E(1)\` packing and unpacking,
+untiled permutations of rank 2 and 4; 1-bit to 16-byte elements) through the runtime API (\`CopyPlan::copy\` over bytes), then
 a few through the typed \`Tensor::copy_from\` (the same engine), each against
 \`copy_from_slice\` of the same bytes (the memcpy bound). 11 rounds of (read 128 MiB, memcpy,
 read 128 MiB, relayout): every copy starts from DRAM, and the ratio is the median of the rounds'
-ratios, both sides of each ratio measured a few milliseconds apart. GB/s are bytes of the source
-buffer per second, 10^9 bytes; single-threaded (the 2-thread figures follow). Buffers are
+ratios, both sides of each ratio measured a few milliseconds apart. GB/s are bytes of the larger
+buffer per second (the memcpy copies as many; unpacking writes more than it reads), 10^9 bytes; single-threaded (the 2-thread figures follow). Buffers are
 64-byte aligned (\`AlignedBuf\`), as XLA allocates them. Goals (issue 13): relayouts of
 tiles at least 0.8 of memcpy, untiled permutations at least 0.5. Copies of 16 MiB or more
 write whole cache lines with non-temporal stores (\`movntdq\`), which skip the

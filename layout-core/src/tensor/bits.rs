@@ -101,16 +101,16 @@ impl BitFields {
         }
         let done = match (self.src_bits, self.dst_bits) {
             (8, 4) if db.is_multiple_of(8) => pack_nibbles(&mut dst[db / 8..], &src[sb / 8..], len),
-            (8, 2) if db.is_multiple_of(8) => pack::<4>(&mut dst[db / 8..], &src[sb / 8..], len),
-            (8, 1) if db.is_multiple_of(8) => pack::<8>(&mut dst[db / 8..], &src[sb / 8..], len),
+            (8, 2) if db.is_multiple_of(8) => pack_crumbs(&mut dst[db / 8..], &src[sb / 8..], len),
+            (8, 1) if db.is_multiple_of(8) => pack_bits(&mut dst[db / 8..], &src[sb / 8..], len),
             (4, 8) if sb.is_multiple_of(8) => {
                 unpack_nibbles(&mut dst[db / 8..], &src[sb / 8..], len, self.sign_extend)
             }
             (2, 8) if sb.is_multiple_of(8) => {
-                unpack::<4>(&mut dst[db / 8..], &src[sb / 8..], len, self.sign_extend)
+                unpack_crumbs(&mut dst[db / 8..], &src[sb / 8..], len, self.sign_extend)
             }
             (1, 8) if sb.is_multiple_of(8) => {
-                unpack::<8>(&mut dst[db / 8..], &src[sb / 8..], len, self.sign_extend)
+                unpack_bits(&mut dst[db / 8..], &src[sb / 8..], len, self.sign_extend)
             }
             _ => 0,
         };
@@ -165,6 +165,67 @@ fn pack_nibbles(dst: &mut [u8], src: &[u8], len: usize) -> usize {
     }
     let done = 8 * n;
     32 * v + done + pack::<2>(&mut dst[4 * n..], &src[done..], len - done)
+}
+
+/// [`pack`] for `E(2)`: 64 bytes into 16 at a time as vectors.
+#[inline]
+fn pack_crumbs(dst: &mut [u8], src: &[u8], len: usize) -> usize {
+    let v = len / 64;
+    for k in 0..v {
+        let from = core::array::from_fn(|j| lanes::at(src, 64 * k + 16 * j));
+        lanes::put(lanes::crumbs_together(from), dst, 16 * k);
+    }
+    64 * v + pack::<4>(&mut dst[16 * v..], &src[64 * v..], len - 64 * v)
+}
+
+/// [`pack`] for `E(1)`: 16 bytes into 2 at a time, a vector's low bits gathered.
+#[inline]
+fn pack_bits(dst: &mut [u8], src: &[u8], len: usize) -> usize {
+    let v = len / 16;
+    let (to, _) = dst[..2 * v].as_chunks_mut::<2>();
+    for (k, o) in to.iter_mut().enumerate() {
+        *o = lanes::low_bits(lanes::at(src, 16 * k)).to_le_bytes();
+    }
+    16 * v + pack::<8>(&mut dst[2 * v..], &src[16 * v..], len - 16 * v)
+}
+
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+
+/// [`unpack`] for `E(2)`, two bytes into eight at a time in a 64-bit word.
+#[inline]
+fn unpack_crumbs(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
+    let n = len / 8;
+    let (from, _) = src[..2 * n].as_chunks::<2>();
+    let (to, _) = dst[..8 * n].as_chunks_mut::<8>();
+    for (o, i) in to.iter_mut().zip(from) {
+        // Byte `j` of the input to bits 32j..; its nibbles to 16-bit lanes; their crumbs to
+        // bytes.
+        let x = u64::from(u16::from_le_bytes(*i));
+        let t = (x | x << 24) & 0x0000_00ff_0000_00ff;
+        let t = (t | t << 12) & 0x000f_000f_000f_000f;
+        let mut v = (t | t << 6) & (3 * LOW_BITS);
+        if sign {
+            // Bit 1 of each byte, times 0xfc: the sign filled into the bits above.
+            v |= ((v >> 1) & LOW_BITS) * 0xfc;
+        }
+        *o = v.to_le_bytes();
+    }
+    8 * n + unpack::<4>(&mut dst[8 * n..], &src[2 * n..], len - 8 * n, sign)
+}
+
+/// [`unpack`] for `E(1)`, one byte into eight at a time in a 64-bit word.
+#[inline]
+fn unpack_bits(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
+    let n = len / 8;
+    let (to, _) = dst[..8 * n].as_chunks_mut::<8>();
+    for (o, &x) in to.iter_mut().zip(&src[..n]) {
+        // Byte `k` keeps bit `k` of `x` (0 or a power of two up to 0x80); adding 0x7f sets bit
+        // 7 exactly when it is not 0, and never carries into the next byte.
+        let spread = (u64::from(x) * LOW_BITS) & 0x8040_2010_0804_0201;
+        let v = ((spread + 0x7f * LOW_BITS) >> 7) & LOW_BITS;
+        *o = (if sign { v * 0xff } else { v }).to_le_bytes();
+    }
+    8 * n + unpack::<8>(&mut dst[8 * n..], &src[n..], len - 8 * n, sign)
 }
 
 /// [`unpack`] for `E(4)`, four bytes into eight at a time in a 64-bit word.

@@ -18,10 +18,11 @@ pub(crate) const BYTES: usize = 16;
 #[cfg(target_arch = "x86_64")]
 mod imp {
     use core::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_packus_epi16, _mm_set1_epi8,
-        _mm_set1_epi16, _mm_slli_epi16, _mm_srli_epi16, _mm_storeu_si128, _mm_unpackhi_epi8,
-        _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi8,
-        _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+        __m128i, _mm_and_si128, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_packs_epi32,
+        _mm_packus_epi16, _mm_set1_epi8, _mm_set1_epi16, _mm_set1_epi32, _mm_slli_epi16,
+        _mm_srli_epi16, _mm_srli_epi32, _mm_storeu_si128, _mm_unpackhi_epi8, _mm_unpackhi_epi16,
+        _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi8, _mm_unpacklo_epi16,
+        _mm_unpacklo_epi32, _mm_unpacklo_epi64,
     };
 
     /// 16 bytes in an SSE2 register.
@@ -99,6 +100,39 @@ mod imp {
                 _mm_or_si128(lo, hi)
             };
             V(_mm_packus_epi16(pair(a.0), pair(b.0)))
+        }
+    }
+
+    /// Bit 0 of each of the 16 bytes of `v`, byte `k`'s at bit `k`.
+    #[inline(always)]
+    pub(crate) fn low_bits(v: V) -> u16 {
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline. Shifting each
+        // 16-bit lane left by 7 moves bit 0 of both its bytes to their bit 7, which
+        // `movemask` gathers.
+        unsafe { _mm_movemask_epi8(_mm_slli_epi16::<7>(v.0)) as u16 }
+    }
+
+    /// Bits 0-1 of each of the 64 bytes of `v`, four to a byte (the first in the low bits).
+    #[inline(always)]
+    pub(crate) fn crumbs_together(v: [V; 4]) -> V {
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
+        unsafe {
+            // Per 32-bit lane of bytes `b0 b1 b2 b3`: `b0 | b1 << 2 | b2 << 4 | b3 << 6` in its
+            // low byte, zeros above; then the lanes' low bytes packed, in order.
+            let lane = |x: __m128i| {
+                let t = _mm_and_si128(x, _mm_set1_epi8(0x03));
+                let t = _mm_and_si128(
+                    _mm_or_si128(t, _mm_srli_epi32::<6>(t)),
+                    _mm_set1_epi32(0x000f_000f),
+                );
+                _mm_and_si128(
+                    _mm_or_si128(t, _mm_srli_epi32::<12>(t)),
+                    _mm_set1_epi32(0xff),
+                )
+            };
+            let low = _mm_packs_epi32(lane(v[0].0), lane(v[1].0));
+            let high = _mm_packs_epi32(lane(v[2].0), lane(v[3].0));
+            V(_mm_packus_epi16(low, high))
         }
     }
 
@@ -202,6 +236,26 @@ mod imp {
     }
 
     #[inline(always)]
+    pub(crate) fn low_bits(v: V) -> u16 {
+        v.0.iter()
+            .enumerate()
+            .fold(0, |m, (k, &b)| m | (u16::from(b & 1) << k))
+    }
+
+    #[inline(always)]
+    pub(crate) fn crumbs_together(v: [V; 4]) -> V {
+        let mut o = [0u8; 16];
+        for (k, x) in o.iter_mut().enumerate() {
+            let from = &v[k / 4].0[4 * (k % 4)..][..4];
+            *x = from
+                .iter()
+                .enumerate()
+                .fold(0, |acc, (e, &b)| acc | ((b & 3) << (2 * e)));
+        }
+        V(o)
+    }
+
+    #[inline(always)]
     pub(crate) fn swap_nibbles(a: V, b: V) -> [V; 2] {
         let (mut low, mut high) = ([0u8; 16], [0u8; 16]);
         for k in 0..16 {
@@ -223,7 +277,9 @@ mod imp {
     }
 }
 
-pub(crate) use imp::{V, load, nibbles_apart, nibbles_together, store, swap_nibbles};
+pub(crate) use imp::{
+    V, crumbs_together, load, low_bits, nibbles_apart, nibbles_together, store, swap_nibbles,
+};
 
 /// `rounds` rounds of the perfect shuffle of the `M` vectors `v` (a power of two) at slot
 /// width `W` (1, 2, 4 or 8 bytes).
@@ -351,6 +407,24 @@ mod tests {
         // A run of bf16 pairs split into 2 rows of 8: log2(8) rounds.
         let r = run::<2, 2>(3);
         assert!((0..16).all(|p| r[p] == (p % 8) * 2 + p / 8));
+    }
+
+    #[test]
+    fn low_bits_and_crumbs_pack_fields() {
+        let bytes: Vec<u8> = (0..64u8)
+            .map(|k| k.wrapping_mul(97).wrapping_add(13))
+            .collect();
+        let bits = low_bits(at(&bytes, 0));
+        for k in 0..16 {
+            assert_eq!((bits >> k) & 1, u16::from(bytes[k] & 1), "bit {k}");
+        }
+        let v = core::array::from_fn(|k| at(&bytes, 16 * k));
+        let mut out = [0u8; 16];
+        put(crumbs_together(v), &mut out, 0);
+        for (k, &o) in out.iter().enumerate() {
+            let expected = (0..4).fold(0u8, |acc, e| acc | ((bytes[4 * k + e] & 3) << (2 * e)));
+            assert_eq!(o, expected, "byte {k}");
+        }
     }
 
     #[test]
