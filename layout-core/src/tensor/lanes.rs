@@ -415,8 +415,8 @@ mod tests {
             .map(|k| k.wrapping_mul(97).wrapping_add(13))
             .collect();
         let bits = low_bits(at(&bytes, 0));
-        for k in 0..16 {
-            assert_eq!((bits >> k) & 1, u16::from(bytes[k] & 1), "bit {k}");
+        for (k, &b) in bytes[..16].iter().enumerate() {
+            assert_eq!((bits >> k) & 1, u16::from(b & 1), "bit {k}");
         }
         let v = core::array::from_fn(|k| at(&bytes, 16 * k));
         let mut out = [0u8; 16];
