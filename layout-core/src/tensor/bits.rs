@@ -66,7 +66,7 @@ fn write(bytes: &mut [u8], start: usize, bits: usize, v: u128) {
 
 /// The working memory of the `E(4)` kernels, and whether they stream.
 struct Scratch {
-    lines: [[u8; LINE]; LINE],
+    lines: stream::Lines,
     stream: bool,
 }
 
@@ -290,7 +290,7 @@ pub(crate) fn copy(
     stream: bool,
 ) {
     let mut scratch = Scratch {
-        lines: [[0u8; LINE]; LINE],
+        lines: stream::Lines::default(),
         stream,
     };
     nest.walk(parts, &mut |leaf: &Leaf<'_>| {
@@ -337,7 +337,7 @@ impl BitFields {
         [a, b]: [Loop; 2],
         form: Form,
     ) -> bool {
-        let (stream, scratch) = (scratch.stream, &mut scratch.lines);
+        let (stream, scratch) = (scratch.stream, &mut scratch.lines.0);
         let (dst_at, src_at) = (self.dst_start + 4 * d, self.src_start + 4 * s);
         let even = |x: usize| x.is_multiple_of(2);
         if (self.dst_bits, self.src_bits) != (4, 4)

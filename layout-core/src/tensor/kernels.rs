@@ -490,8 +490,8 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
             let mut lines = [[0u8; LINE]; 0];
             let mut full;
             let scratch: &mut Scratch = if stream {
-                full = [[0u8; LINE]; LINE];
-                &mut full
+                full = stream::Lines::default();
+                &mut full.0
             } else {
                 &mut lines
             };
