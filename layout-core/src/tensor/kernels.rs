@@ -139,43 +139,39 @@ fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
 /// lines).
 #[inline(never)]
 #[allow(unsafe_code)]
-fn lanes<const N: usize, const M: usize, const R: usize>(
+fn lanes<const N: usize, const M: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
     at: Blocks,
     scratch: &mut Scratch,
 ) {
-    assert!(
-        M * N == lanes::BYTES && R * N == LINE,
-        "M slots a vector, R a line"
-    );
+    assert!(M * N == lanes::BYTES, "M slots a vector");
     let (dst, src) = (dst.as_flattened_mut(), src.as_flattened());
     let (a, b) = at.sides;
     let row = a * N;
-    // Each row's offset from the block's corner, in bytes, once per call (block sides are
-    // powers of two: shifts, not divisions, which measured 2× the whole copy of a 4 KiB
-    // tensor).
+    // Each row's offset from the block's corner, in bytes (block sides are powers of two:
+    // shifts, not divisions, which measured 2× the whole copy of a 4 KiB tensor).
     let w = at.wide;
     let (sa, sb) = (w.a_lo.trailing_zeros(), w.b_lo.trailing_zeros());
-    let (mut from, mut to) = ([0usize; R], [0usize; R]);
-    for (x, f) in from[..a].iter_mut().enumerate() {
-        *f = ((x & (w.a_lo - 1)) * at.sa + (x >> sa) * w.sa_hi) * N;
-    }
-    for (y, t) in to[..b].iter_mut().enumerate() {
-        *t = ((y & (w.b_lo - 1)) * at.db + (y >> sb) * w.db_hi) * N;
-    }
-    // Rows `M` apart in the tables are a step of `a_lo` (or `b_lo`) apart, which `M` divides:
-    // the `M` rows of a group are one stride apart, `from[gx·M + i] = from[gx·M] + i·sa·N`
-    // and `to[gy·M + i] = to[gy·M] + i·db·N`.
+    let from = |x: usize| ((x & (w.a_lo - 1)) * at.sa + (x >> sa) * w.sa_hi) * N;
+    let to = |y: usize| ((y & (w.b_lo - 1)) * at.db + (y >> sb) * w.db_hi) * N;
+    // Rows `M` apart are a step of `a_lo` (or `b_lo`) apart, which `M` divides: the `M` rows
+    // of a group are one stride apart, `from(gx·M + i) = from(gx·M) + i·sa·N` and
+    // `to(gy·M + i) = to(gy·M) + i·db·N`. The sides are whole multiples of `a_lo` and `b_lo`
+    // (times the widening loops' steps), so the largest offsets are those of the last rows,
+    // `from(a - 1)` and `to(b - 1)`: both their parts are at their largest.
     assert!(
-        w.a_lo.is_multiple_of(M) && w.b_lo.is_multiple_of(M),
+        w.a_lo.is_multiple_of(M)
+            && w.b_lo.is_multiple_of(M)
+            && a.is_multiple_of(w.a_lo)
+            && b.is_multiple_of(w.b_lo),
         "a group's rows in one loop"
     );
     // The bytes a block reads from its corner and writes from its corner: every row's
     // offset plus its length. Checked once per block, so that the vectors inside need no
     // check.
-    let src_span = from[..a].iter().max().map_or(0, |&f| f + b * N);
-    let dst_span = to[..b].iter().max().map_or(0, |&t| t + row);
+    let src_span = from(a - 1) + b * N;
+    let dst_span = to(b - 1) + row;
     // Whole lines are gathered in `scratch` and streamed; anything else is stored in place.
     let gather = at.stream && row == LINE;
     let scratch = scratch.as_flattened_mut();
@@ -208,16 +204,16 @@ fn lanes<const N: usize, const M: usize, const R: usize>(
         for gy in 0..b / M {
             for gx in 0..a / M {
                 let (f, o) = (
-                    from[gx * M] + gy * lanes::BYTES,
-                    to[gy * M] + gx * lanes::BYTES,
+                    from(gx * M) + gy * lanes::BYTES,
+                    to(gy * M) + gx * lanes::BYTES,
                 );
                 for r in 0..at.reps {
-                    // SAFETY (of `group`'s accesses): block `r`'s row `gx·M + i < a` starts at `r·ss + from[gx·M] + i·sa·N =
-                    // r·ss + from[gx·M + i]` (asserted above), at most `r·ss +
-                    // max(from[..a])`, and `gy·16 + 16 <= (b / M)·M·N <= b·N` (`M·N = 16`):
+                    // SAFETY (of `group`'s accesses): block `r`'s row `gx·M + i < a` starts at `r·ss + from(gx·M) + i·sa·N =
+                    // r·ss + from(gx·M + i)` (asserted above), at most `r·ss +
+                    // from(a - 1)`, and `gy·16 + 16 <= (b / M)·M·N <= b·N` (`M·N = 16`):
                     // its 16 bytes end within `last·ss + src_span = s.len()`. Its row
-                    // `gy·M + i < b` starts at `r·ds + to[gy·M] + i·db·N = r·ds + to[gy·M + i]
-                    // <= r·ds + max(to[..b])`, and `gx·16 + 16 <= (a / M)·M·N <= a·N = row`:
+                    // `gy·M + i < b` starts at `r·ds + to(gy·M) + i·db·N = r·ds + to(gy·M + i)
+                    // <= r·ds + to(b - 1)`, and `gx·16 + 16 <= (a / M)·M·N <= a·N = row`:
                     // its 16 bytes end within `last·ds + dst_span = out.len()`.
                     group(s, r * ss + f, out, r * ds + o);
                 }
@@ -232,15 +228,15 @@ fn lanes<const N: usize, const M: usize, const R: usize>(
         for gy in 0..b / M {
             for gx in 0..a / M {
                 // SAFETY (of `group`'s accesses): row `gx·M + i < a` starts at
-                // `from[gx·M] + i·sa·N = from[gx·M + i] <=
-                // max(from[..a])` (asserted above), and `gy·16 + 16 <= (b / M)·M·N <= b·N`
+                // `from(gx·M) + i·sa·N = from(gx·M + i) <=
+                // from(a - 1)` (asserted above), and `gy·16 + 16 <= (b / M)·M·N <= b·N`
                 // (`M·N = 16`), so its 16 bytes end within `src_span = s.len()`. In
                 // `scratch`, row `gy·M + i < b` starts at `(gy·M + i)·LINE`, and `gx·16 + 16
                 // <= (a / M)·M·N <= a·N = row = LINE`: the bytes end within `b·LINE =
                 // out.len()`.
                 group(
                     s,
-                    from[gx * M] + gy * lanes::BYTES,
+                    from(gx * M) + gy * lanes::BYTES,
                     out,
                     gy * M * LINE + gx * lanes::BYTES,
                 );
@@ -248,7 +244,7 @@ fn lanes<const N: usize, const M: usize, const R: usize>(
         }
         let d = &mut dst[d0..d0 + dst_span];
         for (y, o) in scratch[..b * LINE].as_chunks::<LINE>().0.iter().enumerate() {
-            let line: &mut [u8; LINE] = (&mut d[to[y]..][..LINE]).try_into().expect("a line");
+            let line: &mut [u8; LINE] = (&mut d[to(y)..][..LINE]).try_into().expect("a line");
             stream::line(line, o);
         }
     }
@@ -446,11 +442,11 @@ fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> Block
         (Form::Unzip, _, 4) => unzip::<W, N, 4>,
         (Form::Unzip, _, 8) => unzip::<W, N, 8>,
         (Form::Lanes { .. }, _, _) => match N {
-            1 => lanes::<N, 16, 64>,
-            2 => lanes::<N, 8, 32>,
-            4 => lanes::<N, 4, 16>,
-            8 => lanes::<N, 2, 8>,
-            _ => lanes::<N, 1, 4>,
+            1 => lanes::<N, 16>,
+            2 => lanes::<N, 8>,
+            4 => lanes::<N, 4>,
+            8 => lanes::<N, 2>,
+            _ => lanes::<N, 1>,
         },
         _ => pick!(1, 2, 4, 8, 16, 32; [1, 2, 4, 8, 16]),
     }
