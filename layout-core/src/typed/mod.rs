@@ -39,9 +39,9 @@
 //!
 //! The building blocks the macro spells types with (the readable lists `Dims`, `MinorToMajor`,
 //! `Tiles`, `Tile`, `NoTile`, `Bitcast`, `Same`, `Attrs`, `Padded`, `SC`, `Split`, for dynamic
-//! layouts `DynDims`, `AnySize`, `AtMost`, `Fixed`, `NoDim`, the aliases `Spelled0`..`Spelled4`,
-//! `DynSpelled0`..`DynSpelled4` and `DynPacked0`..`DynPacked4` it writes types through, and
-//! helpers such as `padding_code`) are
+//! layouts `DynDims`, `AnySize`, `AtMost`, `Fixed`, `NoDim`, the aliases `Spelled0`..`Spelled8`,
+//! `DynSpelled0`..`DynSpelled8`, `DynPacked0`..`DynPacked8`, `Splits`, `LongBitcast`, `Tail`
+//! and `DynDim` it writes types through, and helpers such as `padding_code`) are
 //! public only because the macro's expansion names them from the user's crate. They are
 //! hidden from these docs and may change in any release: name layouts with `layout!`, and
 //! write generic code against [`Layout`].
@@ -86,8 +86,11 @@ pub use scalar::{
 };
 #[doc(hidden)]
 pub use spelled::{
-    DynPacked0, DynPacked1, DynPacked2, DynPacked3, DynPacked4, DynSpelled0, DynSpelled1,
-    DynSpelled2, DynSpelled3, DynSpelled4, Spelled0, Spelled1, Spelled2, Spelled3, Spelled4,
+    DimCode, DimOf, DynDim, DynPacked0, DynPacked1, DynPacked2, DynPacked3, DynPacked4, DynPacked5,
+    DynPacked6, DynPacked7, DynPacked8, DynSpelled0, DynSpelled1, DynSpelled2, DynSpelled3,
+    DynSpelled4, DynSpelled5, DynSpelled6, DynSpelled7, DynSpelled8, If, LongBitcast, Select,
+    Spelled0, Spelled1, Spelled2, Spelled3, Spelled4, Spelled5, Spelled6, Spelled7, Spelled8,
+    Splits, Tail, dim_code,
 };
 pub use storage::{Bits, Direct, Packed, StorageKind};
 pub use tiling::{MAX_TYPED_RANK, MAX_TYPED_TILES};
