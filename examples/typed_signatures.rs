@@ -50,7 +50,7 @@ struct DynamicBatch {
 
 /// Layouts at the limits of `layout!` types: rank 16 in an order that keeps every dimension
 /// apart in memory (a bitcast signature past 32 entries), 8 tiles, a tile of 8 dims, split
-/// configs, legacy padding past 8 dims.
+/// configs, one of them with 20 indices.
 fn at_the_limits(
     rank16: &Tensor<
         layout!(f32[2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2]{0,2,4,6,8,10,12,14,1,3,5,7,9,11,13,15}),
@@ -58,11 +58,15 @@ fn at_the_limits(
     tiles8: &Tensor<layout!(f32[64,64]{1,0:T(32,32)(16,16)(8,8)(4,4)(2,2)(2,1)(1,1)(1)})>,
     wide_tile: &Tensor<layout!(f32[2,2,2,2,2,2,2,4]{7,6,5,4,3,2,1,0:T(1,1,1,1,2,2,2,4)})>,
     split: &Tensor<layout!(f32[1024,256]{1,0:T(8,128)SC(0:256,512,768)(1:128)})>,
+    long_split: &Tensor<
+        layout!(f32[1024,256]{1,0:T(8,128)SC(0:8,16,24,32,40,48,56,64,72,80,88,96,104,112,120,128,136,144,152,160)(1:16,32,48)}),
+    >,
 ) -> usize {
     rank16.as_slice().len()
         + tiles8.as_slice().len()
         + wide_tile.as_slice().len()
         + split.as_slice().len()
+        + long_split.as_slice().len()
 }
 
 /// The same limits held in a struct, with legacy padding of 10 dims.
@@ -73,6 +77,9 @@ struct AtTheLimits {
     tiles8: Tensor<layout!(f32[64,64]{1,0:T(32,32)(16,16)(8,8)(4,4)(2,2)(2,1)(1,1)(1)})>,
     wide_tile: Tensor<layout!(f32[2,2,2,2,2,2,2,4]{7,6,5,4,3,2,1,0:T(1,1,1,1,2,2,2,4)})>,
     split: Tensor<layout!(f32[1024,256]{1,0:T(8,128)SC(0:256,512,768)(1:128)})>,
+    long_split: Tensor<
+        layout!(f32[1024,256]{1,0:T(8,128)SC(0:8,16,24,32,40,48,56,64,72,80,88,96,104,112,120,128,136,144,152,160)(1:16,32,48)}),
+    >,
     padded: Tensor<
         layout!(u8[1,1,1,1,1,1,1,1,1,2]{9,8,7,6,5,4,3,2,1,0}, padded = [1,1,1,1,1,1,1,1,2,3], padding = zero),
     >,
@@ -136,6 +143,7 @@ pub fn main() {
         tiles8: Tensor::default(),
         wide_tile: Tensor::default(),
         split: Tensor::default(),
+        long_split: Tensor::default(),
         padded: Tensor::default(),
     };
     let n = at_the_limits(
@@ -143,8 +151,9 @@ pub fn main() {
         &limits.tiles8,
         &limits.wide_tile,
         &limits.split,
+        &limits.long_split,
     );
-    assert_eq!(n, (1 << 16) + 64 * 64 + (1 << 7) * 4 + 1024 * 256);
+    assert_eq!(n, (1 << 16) + 64 * 64 + (1 << 7) * 4 + 2 * 1024 * 256);
     assert_eq!(limits.padded.as_slice().len(), 2 * 3);
     let mut dims = [2; 16];
     dims[0] = 3;

@@ -408,6 +408,53 @@ fn aliases_stand_for_the_layouts_as_they_read() {
             >,
         >()
     );
+    assert_eq!(
+        TypeId::of::<
+            layout!(f32[1024,256]{1,0:T(8,128)SC(0:8,16,24,32,40,48,56,64,72,80,88,96,104,112,120,128,136,144,152,160)(1:16,32,48)}),
+        >(),
+        TypeId::of::<
+            Array<
+                elem::F32,
+                2,
+                Dims<1024, 256>,
+                MinorToMajor<1, 0>,
+                Tiles<Tile<8, 128>>,
+                Bitcast<128, 2048, 8, 128, 2, 1024, 128, 1, 262144>,
+                Attrs<
+                    1,
+                    0,
+                    0,
+                    0,
+                    0,
+                    Padded,
+                    SC<
+                        Split<
+                            0,
+                            8,
+                            16,
+                            24,
+                            32,
+                            40,
+                            48,
+                            56,
+                            Split<
+                                64,
+                                72,
+                                80,
+                                88,
+                                96,
+                                104,
+                                112,
+                                120,
+                                Split<128, 136, 144, 152, 160>,
+                            >,
+                        >,
+                        Split<1, 16, 32, 48>,
+                    >,
+                >,
+            >,
+        >()
+    );
 }
 
 /// Implemented for layouts that must be pairwise different types: if any two were the same

@@ -63,8 +63,8 @@ pub(crate) fn tile_numbers(tile: &Tile) -> Vec<usize> {
 }
 
 /// The split configs of a layout as the last argument of the aliases: `SC` for none,
-/// `Splits<..>` (constants) when each has at most 15 indices, else the `SC<Split<..>, ..>`
-/// they stand for.
+/// `Splits<..>` (constants) when each has at most 15 indices, else `SC<..>` of each config as
+/// `Split<..>` (up to 7 indices) or `LongSplit<..>` (constants).
 pub(crate) fn splits(root: &TokenStream, layout: &ArrayLayout) -> TokenStream {
     let configs: Vec<Vec<usize>> = layout
         .split_configs
@@ -75,19 +75,27 @@ pub(crate) fn splits(root: &TokenStream, layout: &ArrayLayout) -> TokenStream {
             entries
         })
         .collect();
-    if configs.iter().any(|c| c.len() > 16) {
-        let splits = configs.iter().map(|c| readable(root, "Split", c));
-        return quote!(#root::SC<#(#splits),*>);
-    }
     if configs.is_empty() {
         return quote!(#root::SC);
     }
-    let args = configs.iter().map(|c| {
-        let more = c.len() > 8;
-        let slots = slots(c, 16);
-        quote!(true, #more, #(#slots),*)
+    if configs.iter().all(|c| c.len() <= 16) {
+        let args = configs.iter().map(|c| {
+            let more = c.len() > 8;
+            let slots = slots(c, 16);
+            quote!(true, #more, #(#slots),*)
+        });
+        return quote!(#root::Splits<#(#args),*>);
+    }
+    let configs = configs.iter().map(|c| {
+        if c.len() <= 8 {
+            return readable(root, "Split", c);
+        }
+        // Whether it goes on past 8, 16, .. 248 entries.
+        let flags = (1..32).map(|k| c.len() > 8 * k);
+        let entries = c.iter().map(|&v| Literal::usize_unsuffixed(v));
+        quote!(#root::LongSplit<#(#flags,)* #(#entries),*>)
     });
-    quote!(#root::Splits<#(#args),*>)
+    quote!(#root::SC<#(#configs),*>)
 }
 
 /// The bitcast signature argument: `Same` for a layout only bitcast-compatible with itself,

@@ -88,9 +88,9 @@ pub use scalar::{
 pub use spelled::{
     DimCode, DimOf, DynDim, DynPacked0, DynPacked1, DynPacked2, DynPacked3, DynPacked4, DynPacked5,
     DynPacked6, DynPacked7, DynPacked8, DynSpelled0, DynSpelled1, DynSpelled2, DynSpelled3,
-    DynSpelled4, DynSpelled5, DynSpelled6, DynSpelled7, DynSpelled8, If, LongBitcast, Select,
-    Spelled0, Spelled1, Spelled2, Spelled3, Spelled4, Spelled5, Spelled6, Spelled7, Spelled8,
-    Splits, Tail, dim_code,
+    DynSpelled4, DynSpelled5, DynSpelled6, DynSpelled7, DynSpelled8, If, LongBitcast, LongSplit,
+    Select, Spelled0, Spelled1, Spelled2, Spelled3, Spelled4, Spelled5, Spelled6, Spelled7,
+    Spelled8, Splits, Tail, dim_code,
 };
 pub use storage::{Bits, Direct, Packed, StorageKind};
 pub use tiling::{MAX_TYPED_RANK, MAX_TYPED_TILES};

@@ -17,7 +17,8 @@
 //!   `Fixed<N>`.
 //! - Lists past 8 entries (rank above 8, legacy padding of more than 8 dims) continue in their
 //!   `More` argument, chosen by a `bool` constant through [`Tail`]; a bitcast signature past
-//!   32 entries is written through [`LongBitcast`] and split configs through [`Splits`].
+//!   32 entries is written through [`LongBitcast`] and split configs through [`Splits`] (or,
+//!   for a config of more than 15 indices, an `SC<..>` of [`LongSplit`]s).
 //!
 //! ```
 //! use xla_layout::{layout, typed::StaticLayout};
@@ -370,6 +371,72 @@ splits_alias!(
     SFP SFM [SF0 SF1 SF2 SF3 SF4 SF5 SF6 SF7] [SF8 SF9 SF10 SF11 SF12 SF13 SF14 SF15]
     SGP SGM [SG0 SG1 SG2 SG3 SG4 SG5 SG6 SG7] [SG8 SG9 SG10 SG11 SG12 SG13 SG14 SG15]
     SHP SHM [SH0 SH1 SH2 SH3 SH4 SH5 SH6 SH7] [SH8 SH9 SH10 SH11 SH12 SH13 SH14 SH15]
+);
+
+/// A split config of up to 256 entries as nested `Split`s: `Split<..8 entries, Tail<F, ..>>`.
+macro_rules! split_chain {
+    ([$($c:ident)*]) => { Split<$($c),*> };
+    ([$($c:ident)*] $f:ident $($rest:tt)+) => { Split<$($c,)* Tail<$f, split_chain!($($rest)+)>> };
+}
+
+/// Generates [`LongSplit`] from the names of its 32 chunks' constants and of the flags
+/// between them.
+macro_rules! long_split {
+    ([$($c0:ident)*] $($f:ident [$($c:ident)*])*) => {
+        /// A split config of more than 15 indices, as constants: whether it has more than 8,
+        /// 16, .. 248 entries (31 flags), then its dimension and indices, up to 256 entries
+        /// ([`NONE`](super::NONE) for none). Written by `layout!` in an `SC<..>` when a split
+        /// config does not fit [`Splits`]. Macro support, not API.
+        ///
+        /// ```
+        /// use xla_layout::typed::{List, LongSplit};
+        /// type Long = LongSplit<true, true, false, false, false, false, false, false, false,
+        ///     false, false, false, false, false, false, false, false, false, false, false,
+        ///     false, false, false, false, false, false, false, false, false, false, false,
+        ///     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17>;
+        /// assert_eq!(<Long as List>::LEN, 18);
+        /// ```
+        pub type LongSplit<
+            $(const $f: bool,)*
+            $(const $c0: usize = 4294967295,)*
+            $($(const $c: usize = 4294967295,)*)*
+        > = split_chain!([$($c0)*] $($f [$($c)*])*);
+    };
+}
+
+long_split!(
+    [AA0 AA1 AA2 AA3 AA4 AA5 AA6 AA7]
+    F1 [AB0 AB1 AB2 AB3 AB4 AB5 AB6 AB7]
+    F2 [AC0 AC1 AC2 AC3 AC4 AC5 AC6 AC7]
+    F3 [AD0 AD1 AD2 AD3 AD4 AD5 AD6 AD7]
+    F4 [AE0 AE1 AE2 AE3 AE4 AE5 AE6 AE7]
+    F5 [AF0 AF1 AF2 AF3 AF4 AF5 AF6 AF7]
+    F6 [AG0 AG1 AG2 AG3 AG4 AG5 AG6 AG7]
+    F7 [AH0 AH1 AH2 AH3 AH4 AH5 AH6 AH7]
+    F8 [AI0 AI1 AI2 AI3 AI4 AI5 AI6 AI7]
+    F9 [AJ0 AJ1 AJ2 AJ3 AJ4 AJ5 AJ6 AJ7]
+    F10 [AK0 AK1 AK2 AK3 AK4 AK5 AK6 AK7]
+    F11 [AL0 AL1 AL2 AL3 AL4 AL5 AL6 AL7]
+    F12 [AM0 AM1 AM2 AM3 AM4 AM5 AM6 AM7]
+    F13 [AN0 AN1 AN2 AN3 AN4 AN5 AN6 AN7]
+    F14 [AO0 AO1 AO2 AO3 AO4 AO5 AO6 AO7]
+    F15 [AP0 AP1 AP2 AP3 AP4 AP5 AP6 AP7]
+    F16 [AQ0 AQ1 AQ2 AQ3 AQ4 AQ5 AQ6 AQ7]
+    F17 [AR0 AR1 AR2 AR3 AR4 AR5 AR6 AR7]
+    F18 [AS0 AS1 AS2 AS3 AS4 AS5 AS6 AS7]
+    F19 [AT0 AT1 AT2 AT3 AT4 AT5 AT6 AT7]
+    F20 [AU0 AU1 AU2 AU3 AU4 AU5 AU6 AU7]
+    F21 [AV0 AV1 AV2 AV3 AV4 AV5 AV6 AV7]
+    F22 [AW0 AW1 AW2 AW3 AW4 AW5 AW6 AW7]
+    F23 [AX0 AX1 AX2 AX3 AX4 AX5 AX6 AX7]
+    F24 [AY0 AY1 AY2 AY3 AY4 AY5 AY6 AY7]
+    F25 [AZ0 AZ1 AZ2 AZ3 AZ4 AZ5 AZ6 AZ7]
+    F26 [BA0 BA1 BA2 BA3 BA4 BA5 BA6 BA7]
+    F27 [BB0 BB1 BB2 BB3 BB4 BB5 BB6 BB7]
+    F28 [BC0 BC1 BC2 BC3 BC4 BC5 BC6 BC7]
+    F29 [BD0 BD1 BD2 BD3 BD4 BD5 BD6 BD7]
+    F30 [BE0 BE1 BE2 BE3 BE4 BE5 BE6 BE7]
+    F31 [BF0 BF1 BF2 BF3 BF4 BF5 BF6 BF7]
 );
 
 /// Generates [`LongBitcast`] from the names of its five chunks' constants.
