@@ -114,10 +114,11 @@ pub(crate) fn dyn_array_type(
     let root = quote!(::xla_layout::typed);
     let elem = format_ident!("{}", marker_name(a.element_type));
     let rank = Literal::usize_unsuffixed(a.rank());
+    // Ranks 9 to 16 take the `Wide` aliases, with 16 `minor_to_major` entries.
     let wide = a.rank() > 8;
-    let mut consts = vec![quote!(#rank), quote!(#wide)];
+    let mut consts = vec![quote!(#rank)];
     let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
-    consts.extend(slots(&m2m, 16));
+    consts.extend(slots(&m2m, if wide { 16 } else { 8 }));
     for tile in &layout.tiles {
         consts.extend(slots(&tile_numbers(tile), 8));
     }
@@ -138,7 +139,8 @@ pub(crate) fn dyn_array_type(
     } else {
         "DynSpelled"
     };
-    let alias = format_ident!("{family}{}", layout.tiles.len());
+    let prefix = if wide { "Wide" } else { "" };
+    let alias = format_ident!("{prefix}{family}{}", layout.tiles.len());
     Ok(quote!(
         #root::#alias<#root::elem::#elem, #(#consts,)* #splits #(, #dims)*>
     ))

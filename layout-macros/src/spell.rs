@@ -291,11 +291,13 @@ fn array_type(
     let root = quote!(::xla_layout::typed);
     let elem = format_ident!("{}", marker_name(a.element_type));
     let rank = Literal::usize_unsuffixed(a.rank());
+    // Ranks 9 to 16 take the `Wide` aliases, with 16 of each list.
     let wide = a.rank() > 8;
-    let mut consts = vec![quote!(#rank), quote!(#wide)];
-    consts.extend(slots(plan.dims(), 16));
+    let width = if wide { 16 } else { 8 };
+    let mut consts = vec![quote!(#rank)];
+    consts.extend(slots(plan.dims(), width));
     let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
-    consts.extend(slots(&m2m, 16));
+    consts.extend(slots(&m2m, width));
     for tile in &layout.tiles {
         consts.extend(slots(&tile_numbers(tile), 8));
     }
@@ -311,15 +313,18 @@ fn array_type(
     let code = padding_code(layout.padding_value);
     if code != 0 || !padded.is_empty() || !layout.split_configs.is_empty() {
         let code = Literal::u8_unsuffixed(code);
-        let more = padded.len() > 8;
         tail.push(quote!(#code));
-        tail.push(quote!(#more));
-        tail.extend(slots(&padded, 16));
+        if wide {
+            let more = padded.len() > 8;
+            tail.push(quote!(#more));
+        }
+        tail.extend(slots(&padded, width));
     }
     if !layout.split_configs.is_empty() {
         tail.push(splits(&root, layout));
     }
-    let alias = format_ident!("Spelled{}", layout.tiles.len());
+    let family = if wide { "WideSpelled" } else { "Spelled" };
+    let alias = format_ident!("{family}{}", layout.tiles.len());
     Ok(quote!(
         #root::#alias<#root::elem::#elem, #(#consts,)* #signature, #storage #(, #tail)*>
     ))

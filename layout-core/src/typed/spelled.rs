@@ -7,18 +7,23 @@
 //! `Array` as the layout reads, and an alias is transparent, so `impl Trait for layout!(..)`
 //! works as for the `Array` itself.
 //!
-//! - [`Spelled0`]..[`Spelled8`] (the number is the number of tiles) write a static layout:
-//!   the rank, 16 dims, 16 `minor_to_major` entries, 8 dims per tile, `L`, `E`, `S`, `M`, the
-//!   bitcast signature and the storage kind; then, defaulted, the legacy padding and the split
-//!   configs.
+//! - [`Spelled0`]..[`Spelled8`] (the number is the number of tiles) write a static layout of
+//!   rank up to 8: the rank, 8 dims, 8 `minor_to_major` entries, 8 dims per tile, `L`, `E`,
+//!   `S`, `M`, the bitcast signature and the storage kind; then, defaulted, the legacy padding
+//!   and the split configs. [`WideSpelled0`]..[`WideSpelled8`] write ranks 9 to 16, with 16 of
+//!   each list (their second 8 in the list's `More` argument).
 //! - [`DynSpelled0`]..[`DynSpelled8`] (direct storage) and [`DynPacked0`]..[`DynPacked8`]
-//!   (packed) write a dynamic layout the same way, each dimension as two constants, its kind
-//!   and its size ([`dim_code`]), which [`DynDim`] turns into `AnySize`, `AtMost<N>` or
-//!   `Fixed<N>`.
-//! - Lists past 8 entries (rank above 8, legacy padding of more than 8 dims) continue in their
-//!   `More` argument, chosen by a `bool` constant through [`Tail`]; a bitcast signature past
-//!   32 entries is written through [`LongBitcast`] and split configs through [`Splits`] (or,
-//!   for a config of more than 15 indices, an `SC<..>` of [`LongSplit`]s).
+//!   (packed), and their `Wide` forms for ranks 9 to 16, write a dynamic layout the same way,
+//!   each dimension as two constants, its kind and its size ([`dim_code`]), which [`DynDim`]
+//!   turns into `AnySize`, `AtMost<N>` or `Fixed<N>`.
+//! - A bitcast signature past 32 entries is written through [`LongBitcast`], split configs
+//!   through [`Splits`] (or, for a config of more than 15 indices, an `SC<..>` of
+//!   [`LongSplit`]s); a list that may or may not go on past 8 entries is continued through
+//!   [`Tail`], chosen by a `bool` constant.
+//!
+//! A family per rank class keeps the aliases of the common layouts (rank up to 8) free of
+//! type-level choices, which rustc would resolve at each use: the aliases cost no more to
+//! compile than the types they stand for.
 //!
 //! ```
 //! use xla_layout::{layout, typed::StaticLayout};
@@ -117,93 +122,71 @@ pub const fn dim_code(kind: DimKind) -> u8 {
 /// is [`NoDim`]. Macro support, not API.
 pub type DynDim<const K: u8, const N: usize> = <DimCode<K, N> as DimOf>::Dim;
 
-/// Generates `Spelled0`..`Spelled8` from the names of the tiles' constants: the first alias
-/// takes all the groups, each next one a group less.
-macro_rules! static_aliases {
-    (@next [$($names:tt)*] $first:tt $($rest:tt)*) => {
-        static_aliases!([$($names)*] $($rest)*);
+/// Generates one family of aliases, one per number of tiles (`$name8` down to `$name0`), from
+/// its shape (its docs, the parameters before and after the tiles' constants, the type and its
+/// arguments before and after the tiles) and the names of the tiles' constants: the first alias
+/// takes all the groups of names, each next one a group less.
+macro_rules! family {
+    (@next $shape:tt [$($names:tt)*] $first:tt $($rest:tt)*) => {
+        family!($shape [$($names)*] $($rest)*);
     };
-    (@next []) => {};
-    (@alias $name:ident $count:literal $([$($t:ident)*])*) => {
-        #[doc = concat!(
-            "A static layout type with ", $count, " tiles, as constants: the rank, whether it ",
-            "is above 8, 16 dims and 16 `minor_to_major` entries ([`NONE`](super::NONE) for ",
-            "none), ", $count, " tiles of 8 dims (`NONE` for none, `0` for `*`), `L`, `E`, `S`, ",
-            "`M`; the bitcast signature `G` and the storage kind `S`; then the legacy padding ",
-            "value code, whether more than 8 dims are padded, 16 padded dims and the split ",
-            "configs. Macro support, not API."
-        )]
-        pub type $name<
-            E,
-            const RANK: usize,
-            const WIDE: bool,
-            const D0: usize,
-            const D1: usize,
-            const D2: usize,
-            const D3: usize,
-            const D4: usize,
-            const D5: usize,
-            const D6: usize,
-            const D7: usize,
-            const D8: usize,
-            const D9: usize,
-            const D10: usize,
-            const D11: usize,
-            const D12: usize,
-            const D13: usize,
-            const D14: usize,
-            const D15: usize,
-            const M0: usize,
-            const M1: usize,
-            const M2: usize,
-            const M3: usize,
-            const M4: usize,
-            const M5: usize,
-            const M6: usize,
-            const M7: usize,
-            const M8: usize,
-            const M9: usize,
-            const M10: usize,
-            const M11: usize,
-            const M12: usize,
-            const M13: usize,
-            const M14: usize,
-            const M15: usize,
-            $($(const $t: usize,)*)*
-            const L: usize,
-            const EB: usize,
-            const SP: usize,
-            const PM: usize,
-            G,
-            S,
-            const PAD: u8 = 0,
-            const PW: bool = false,
-            const P0: usize = 4294967295,
-            const P1: usize = 4294967295,
-            const P2: usize = 4294967295,
-            const P3: usize = 4294967295,
-            const P4: usize = 4294967295,
-            const P5: usize = 4294967295,
-            const P6: usize = 4294967295,
-            const P7: usize = 4294967295,
-            const P8: usize = 4294967295,
-            const P9: usize = 4294967295,
-            const P10: usize = 4294967295,
-            const P11: usize = 4294967295,
-            const P12: usize = 4294967295,
-            const P13: usize = 4294967295,
-            const P14: usize = 4294967295,
-            const P15: usize = 4294967295,
+    (@next $shape:tt []) => {};
+    (
+        @alias {
+            $lead:literal $tail:literal
+            [$($before:tt)*] [$($after:tt)*] $ty:ident [$($head:tt)*] [$($rest:tt)*]
+        }
+        $name:ident $count:literal $([$($t:ident)*])*
+    ) => {
+        #[doc = concat!($lead, $count, $tail)]
+        pub type $name<$($before)* $($(const $t: usize,)*)* $($after)*> =
+            $ty<$($head)* Tiles<$(Tile<$($t),*>),*>, $($rest)*>;
+    };
+    ($shape:tt [$name:ident $count:literal $($names:tt)*] $($group:tt)*) => {
+        family!(@alias $shape $name $count $($group)*);
+        family!(@next $shape [$($names)*] $($group)*);
+    };
+}
+
+family!(
+    {
+        "A static layout type of rank up to 8 with " " tiles, as constants: the rank, 8 dims \
+         and 8 `minor_to_major` entries ([`NONE`](super::NONE) for none), the tiles' 8 dims \
+         each (`NONE` for none, `0` for `*`), `L`, `E`, `S`, `M`; the bitcast signature `G` and \
+         the storage kind `S`; then, defaulted, the legacy padding value code, 8 padded dims \
+         and the split configs. Macro support, not API."
+        [E, const RANK: usize, const D0: usize, const D1: usize, const D2: usize, const D3: usize, const D4: usize, const D5: usize, const D6: usize, const D7: usize, const M0: usize, const M1: usize, const M2: usize, const M3: usize, const M4: usize, const M5: usize, const M6: usize, const M7: usize,]
+        [
+            const L: usize, const EB: usize, const SP: usize, const PM: usize, G, S,
+            const PAD: u8 = 0, const P0: usize = 4294967295, const P1: usize = 4294967295, const P2: usize = 4294967295, const P3: usize = 4294967295, const P4: usize = 4294967295, const P5: usize = 4294967295, const P6: usize = 4294967295, const P7: usize = 4294967295, Splits = SC,
+        ]
+        Array
+        [E, RANK, Dims<D0, D1, D2, D3, D4, D5, D6, D7>, MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7>,]
+        [G, Attrs<L, EB, SP, PM, PAD, Padded<P0, P1, P2, P3, P4, P5, P6, P7>, Splits>, S]
+    }
+    [Spelled8 8 Spelled7 7 Spelled6 6 Spelled5 5 Spelled4 4 Spelled3 3 Spelled2 2 Spelled1 1 Spelled0 0]
+    [TA0 TA1 TA2 TA3 TA4 TA5 TA6 TA7] [TB0 TB1 TB2 TB3 TB4 TB5 TB6 TB7] [TC0 TC1 TC2 TC3 TC4 TC5 TC6 TC7] [TD0 TD1 TD2 TD3 TD4 TD5 TD6 TD7] [TE0 TE1 TE2 TE3 TE4 TE5 TE6 TE7] [TF0 TF1 TF2 TF3 TF4 TF5 TF6 TF7] [TG0 TG1 TG2 TG3 TG4 TG5 TG6 TG7] [TH0 TH1 TH2 TH3 TH4 TH5 TH6 TH7]
+);
+
+family!(
+    {
+        "A static layout type of rank 9 to 16 with " " tiles, as [`Spelled0`] with 16 dims, 16 \
+         `minor_to_major` entries and, after the padding value code, whether more than 8 dims \
+         are padded and 16 padded dims. Macro support, not API."
+        [E, const RANK: usize, const D0: usize, const D1: usize, const D2: usize, const D3: usize, const D4: usize, const D5: usize, const D6: usize, const D7: usize, const D8: usize, const D9: usize, const D10: usize, const D11: usize, const D12: usize, const D13: usize, const D14: usize, const D15: usize, const M0: usize, const M1: usize, const M2: usize, const M3: usize, const M4: usize, const M5: usize, const M6: usize, const M7: usize, const M8: usize, const M9: usize, const M10: usize, const M11: usize, const M12: usize, const M13: usize, const M14: usize, const M15: usize,]
+        [
+            const L: usize, const EB: usize, const SP: usize, const PM: usize, G, S,
+            const PAD: u8 = 0, const PW: bool = false, const P0: usize = 4294967295, const P1: usize = 4294967295, const P2: usize = 4294967295, const P3: usize = 4294967295, const P4: usize = 4294967295, const P5: usize = 4294967295, const P6: usize = 4294967295, const P7: usize = 4294967295, const P8: usize = 4294967295, const P9: usize = 4294967295, const P10: usize = 4294967295, const P11: usize = 4294967295, const P12: usize = 4294967295, const P13: usize = 4294967295, const P14: usize = 4294967295, const P15: usize = 4294967295,
             Splits = SC,
-        > = Array<
+        ]
+        Array
+        [
             E,
             RANK,
-            Dims<D0, D1, D2, D3, D4, D5, D6, D7, Tail<WIDE, Dims<D8, D9, D10, D11, D12, D13, D14, D15>>>,
-            MinorToMajor<
-                M0, M1, M2, M3, M4, M5, M6, M7,
-                Tail<WIDE, MinorToMajor<M8, M9, M10, M11, M12, M13, M14, M15>>,
-            >,
-            Tiles<$(Tile<$($t),*>),*>,
+            Dims<D0, D1, D2, D3, D4, D5, D6, D7, Dims<D8, D9, D10, D11, D12, D13, D14, D15>>,
+            MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7, MinorToMajor<M8, M9, M10, M11, M12, M13, M14, M15>>,
+        ]
+        [
             G,
             Attrs<
                 L, EB, SP, PM, PAD,
@@ -211,132 +194,81 @@ macro_rules! static_aliases {
                 Splits,
             >,
             S,
-        >;
-    };
-    ([$name:ident $count:literal $($names:tt)*] $($group:tt)*) => {
-        static_aliases!(@alias $name $count $($group)*);
-        static_aliases!(@next [$($names)*] $($group)*);
-    };
-}
-
-static_aliases!(
-    [Spelled8 8 Spelled7 7 Spelled6 6 Spelled5 5 Spelled4 4 Spelled3 3 Spelled2 2 Spelled1 1 Spelled0 0]
+        ]
+    }
+    [WideSpelled8 8 WideSpelled7 7 WideSpelled6 6 WideSpelled5 5 WideSpelled4 4 WideSpelled3 3 WideSpelled2 2 WideSpelled1 1 WideSpelled0 0]
     [TA0 TA1 TA2 TA3 TA4 TA5 TA6 TA7] [TB0 TB1 TB2 TB3 TB4 TB5 TB6 TB7] [TC0 TC1 TC2 TC3 TC4 TC5 TC6 TC7] [TD0 TD1 TD2 TD3 TD4 TD5 TD6 TD7] [TE0 TE1 TE2 TE3 TE4 TE5 TE6 TE7] [TF0 TF1 TF2 TF3 TF4 TF5 TF6 TF7] [TG0 TG1 TG2 TG3 TG4 TG5 TG6 TG7] [TH0 TH1 TH2 TH3 TH4 TH5 TH6 TH7]
 );
 
-/// Generates `DynSpelled0`..`DynSpelled8` (or `DynPacked..`) as `static_aliases!` does.
-macro_rules! dyn_aliases {
-    (@next $storage:ident $kind:literal [$($names:tt)*] $first:tt $($rest:tt)*) => {
-        dyn_aliases!($storage $kind [$($names)*] $($rest)*);
-    };
-    (@next $storage:ident $kind:literal []) => {};
-    (@alias $storage:ident $kind:literal $name:ident $count:literal $([$($t:ident)*])*) => {
-        #[doc = concat!(
-            "A dynamic layout type with ", $count, " tiles and ", $kind, " storage: the element ",
-            "type, then as constants the rank, whether it is above 8, 16 `minor_to_major` ",
-            "entries ([`NONE`](super::NONE) for none), ", $count, " tiles of 8 dims (`NONE` ",
-            "for none, `0` for `*`), `L`, `E`, `S`, `M`; the split configs; then each ",
-            "dimension as its kind code and size (see [`DynDim`]). Macro support, not API."
-        )]
-        pub type $name<
-            E,
-            const RANK: usize,
-            const WIDE: bool,
-            const M0: usize,
-            const M1: usize,
-            const M2: usize,
-            const M3: usize,
-            const M4: usize,
-            const M5: usize,
-            const M6: usize,
-            const M7: usize,
-            const M8: usize,
-            const M9: usize,
-            const M10: usize,
-            const M11: usize,
-            const M12: usize,
-            const M13: usize,
-            const M14: usize,
-            const M15: usize,
-            $($(const $t: usize,)*)*
-            const L: usize,
-            const EB: usize,
-            const SP: usize,
-            const PM: usize,
-            Splits,
-            const K0: u8 = 0,
-            const N0: usize = 0,
-            const K1: u8 = 0,
-            const N1: usize = 0,
-            const K2: u8 = 0,
-            const N2: usize = 0,
-            const K3: u8 = 0,
-            const N3: usize = 0,
-            const K4: u8 = 0,
-            const N4: usize = 0,
-            const K5: u8 = 0,
-            const N5: usize = 0,
-            const K6: u8 = 0,
-            const N6: usize = 0,
-            const K7: u8 = 0,
-            const N7: usize = 0,
-            const K8: u8 = 0,
-            const N8: usize = 0,
-            const K9: u8 = 0,
-            const N9: usize = 0,
-            const K10: u8 = 0,
-            const N10: usize = 0,
-            const K11: u8 = 0,
-            const N11: usize = 0,
-            const K12: u8 = 0,
-            const N12: usize = 0,
-            const K13: u8 = 0,
-            const N13: usize = 0,
-            const K14: u8 = 0,
-            const N14: usize = 0,
-            const K15: u8 = 0,
-            const N15: usize = 0,
-        > = DynArray<
+family!(
+    {
+        "A dynamic layout type of rank up to 8 with direct storage and " " tiles: the element \
+         type, then as constants the rank, 8 `minor_to_major` entries ([`NONE`](super::NONE) \
+         for none), the tiles' 8 dims each (`NONE` for none, `0` for `*`), `L`, `E`, `S`, `M`; \
+         the split configs; then each dimension as its kind code and size (see [`DynDim`]). \
+         Macro support, not API."
+        [E, const RANK: usize, const M0: usize, const M1: usize, const M2: usize, const M3: usize, const M4: usize, const M5: usize, const M6: usize, const M7: usize,]
+        [const L: usize, const EB: usize, const SP: usize, const PM: usize, Splits, const K0: u8 = 0, const N0: usize = 0, const K1: u8 = 0, const N1: usize = 0, const K2: u8 = 0, const N2: usize = 0, const K3: u8 = 0, const N3: usize = 0, const K4: u8 = 0, const N4: usize = 0, const K5: u8 = 0, const N5: usize = 0, const K6: u8 = 0, const N6: usize = 0, const K7: u8 = 0, const N7: usize = 0,]
+        DynArray
+        [E, RANK, DynDims<DynDim<K0, N0>, DynDim<K1, N1>, DynDim<K2, N2>, DynDim<K3, N3>, DynDim<K4, N4>, DynDim<K5, N5>, DynDim<K6, N6>, DynDim<K7, N7>>, MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7>,]
+        [Attrs<L, EB, SP, PM, 0, Padded, Splits>, Direct]
+    }
+    [DynSpelled8 8 DynSpelled7 7 DynSpelled6 6 DynSpelled5 5 DynSpelled4 4 DynSpelled3 3 DynSpelled2 2 DynSpelled1 1 DynSpelled0 0]
+    [TA0 TA1 TA2 TA3 TA4 TA5 TA6 TA7] [TB0 TB1 TB2 TB3 TB4 TB5 TB6 TB7] [TC0 TC1 TC2 TC3 TC4 TC5 TC6 TC7] [TD0 TD1 TD2 TD3 TD4 TD5 TD6 TD7] [TE0 TE1 TE2 TE3 TE4 TE5 TE6 TE7] [TF0 TF1 TF2 TF3 TF4 TF5 TF6 TF7] [TG0 TG1 TG2 TG3 TG4 TG5 TG6 TG7] [TH0 TH1 TH2 TH3 TH4 TH5 TH6 TH7]
+);
+
+family!(
+    {
+        "A dynamic layout type of rank 9 to 16 with direct storage and " " tiles, as \
+         [`DynSpelled0`] with 16 `minor_to_major` entries and 16 dimensions. Macro support, not API."
+        [E, const RANK: usize, const M0: usize, const M1: usize, const M2: usize, const M3: usize, const M4: usize, const M5: usize, const M6: usize, const M7: usize, const M8: usize, const M9: usize, const M10: usize, const M11: usize, const M12: usize, const M13: usize, const M14: usize, const M15: usize,]
+        [const L: usize, const EB: usize, const SP: usize, const PM: usize, Splits, const K0: u8 = 0, const N0: usize = 0, const K1: u8 = 0, const N1: usize = 0, const K2: u8 = 0, const N2: usize = 0, const K3: u8 = 0, const N3: usize = 0, const K4: u8 = 0, const N4: usize = 0, const K5: u8 = 0, const N5: usize = 0, const K6: u8 = 0, const N6: usize = 0, const K7: u8 = 0, const N7: usize = 0, const K8: u8 = 0, const N8: usize = 0, const K9: u8 = 0, const N9: usize = 0, const K10: u8 = 0, const N10: usize = 0, const K11: u8 = 0, const N11: usize = 0, const K12: u8 = 0, const N12: usize = 0, const K13: u8 = 0, const N13: usize = 0, const K14: u8 = 0, const N14: usize = 0, const K15: u8 = 0, const N15: usize = 0,]
+        DynArray
+        [
             E,
             RANK,
-            DynDims<
-                DynDim<K0, N0>, DynDim<K1, N1>, DynDim<K2, N2>, DynDim<K3, N3>,
-                DynDim<K4, N4>, DynDim<K5, N5>, DynDim<K6, N6>, DynDim<K7, N7>,
-                Tail<WIDE, DynDims<
-                    DynDim<K8, N8>, DynDim<K9, N9>, DynDim<K10, N10>, DynDim<K11, N11>,
-                    DynDim<K12, N12>, DynDim<K13, N13>, DynDim<K14, N14>, DynDim<K15, N15>,
-                >>,
-            >,
-            MinorToMajor<
-                M0, M1, M2, M3, M4, M5, M6, M7,
-                Tail<WIDE, MinorToMajor<M8, M9, M10, M11, M12, M13, M14, M15>>,
-            >,
-            Tiles<$(Tile<$($t),*>),*>,
-            Attrs<L, EB, SP, PM, 0, Padded, Splits>,
-            $storage,
-        >;
-    };
-    ($storage:ident $kind:literal [$name:ident $count:literal $($names:tt)*] $($group:tt)*) => {
-        dyn_aliases!(@alias $storage $kind $name $count $($group)*);
-        dyn_aliases!(@next $storage $kind [$($names)*] $($group)*);
-    };
-}
-
-dyn_aliases!(
-    Direct "direct"
-    [
-        DynSpelled8 8 DynSpelled7 7 DynSpelled6 6 DynSpelled5 5 DynSpelled4 4 DynSpelled3 3
-        DynSpelled2 2 DynSpelled1 1 DynSpelled0 0
-    ]
+            DynDims<DynDim<K0, N0>, DynDim<K1, N1>, DynDim<K2, N2>, DynDim<K3, N3>, DynDim<K4, N4>, DynDim<K5, N5>, DynDim<K6, N6>, DynDim<K7, N7>, DynDims<DynDim<K8, N8>, DynDim<K9, N9>, DynDim<K10, N10>, DynDim<K11, N11>, DynDim<K12, N12>, DynDim<K13, N13>, DynDim<K14, N14>, DynDim<K15, N15>>>,
+            MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7, MinorToMajor<M8, M9, M10, M11, M12, M13, M14, M15>>,
+        ]
+        [Attrs<L, EB, SP, PM, 0, Padded, Splits>, Direct]
+    }
+    [WideDynSpelled8 8 WideDynSpelled7 7 WideDynSpelled6 6 WideDynSpelled5 5 WideDynSpelled4 4 WideDynSpelled3 3 WideDynSpelled2 2 WideDynSpelled1 1 WideDynSpelled0 0]
     [TA0 TA1 TA2 TA3 TA4 TA5 TA6 TA7] [TB0 TB1 TB2 TB3 TB4 TB5 TB6 TB7] [TC0 TC1 TC2 TC3 TC4 TC5 TC6 TC7] [TD0 TD1 TD2 TD3 TD4 TD5 TD6 TD7] [TE0 TE1 TE2 TE3 TE4 TE5 TE6 TE7] [TF0 TF1 TF2 TF3 TF4 TF5 TF6 TF7] [TG0 TG1 TG2 TG3 TG4 TG5 TG6 TG7] [TH0 TH1 TH2 TH3 TH4 TH5 TH6 TH7]
 );
 
-dyn_aliases!(
-    Packed "packed"
-    [
-        DynPacked8 8 DynPacked7 7 DynPacked6 6 DynPacked5 5 DynPacked4 4 DynPacked3 3
-        DynPacked2 2 DynPacked1 1 DynPacked0 0
-    ]
+family!(
+    {
+        "A dynamic layout type of rank up to 8 with packed storage and " " tiles: the element \
+         type, then as constants the rank, 8 `minor_to_major` entries ([`NONE`](super::NONE) \
+         for none), the tiles' 8 dims each (`NONE` for none, `0` for `*`), `L`, `E`, `S`, `M`; \
+         the split configs; then each dimension as its kind code and size (see [`DynDim`]). \
+         Macro support, not API."
+        [E, const RANK: usize, const M0: usize, const M1: usize, const M2: usize, const M3: usize, const M4: usize, const M5: usize, const M6: usize, const M7: usize,]
+        [const L: usize, const EB: usize, const SP: usize, const PM: usize, Splits, const K0: u8 = 0, const N0: usize = 0, const K1: u8 = 0, const N1: usize = 0, const K2: u8 = 0, const N2: usize = 0, const K3: u8 = 0, const N3: usize = 0, const K4: u8 = 0, const N4: usize = 0, const K5: u8 = 0, const N5: usize = 0, const K6: u8 = 0, const N6: usize = 0, const K7: u8 = 0, const N7: usize = 0,]
+        DynArray
+        [E, RANK, DynDims<DynDim<K0, N0>, DynDim<K1, N1>, DynDim<K2, N2>, DynDim<K3, N3>, DynDim<K4, N4>, DynDim<K5, N5>, DynDim<K6, N6>, DynDim<K7, N7>>, MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7>,]
+        [Attrs<L, EB, SP, PM, 0, Padded, Splits>, Packed]
+    }
+    [DynPacked8 8 DynPacked7 7 DynPacked6 6 DynPacked5 5 DynPacked4 4 DynPacked3 3 DynPacked2 2 DynPacked1 1 DynPacked0 0]
+    [TA0 TA1 TA2 TA3 TA4 TA5 TA6 TA7] [TB0 TB1 TB2 TB3 TB4 TB5 TB6 TB7] [TC0 TC1 TC2 TC3 TC4 TC5 TC6 TC7] [TD0 TD1 TD2 TD3 TD4 TD5 TD6 TD7] [TE0 TE1 TE2 TE3 TE4 TE5 TE6 TE7] [TF0 TF1 TF2 TF3 TF4 TF5 TF6 TF7] [TG0 TG1 TG2 TG3 TG4 TG5 TG6 TG7] [TH0 TH1 TH2 TH3 TH4 TH5 TH6 TH7]
+);
+
+family!(
+    {
+        "A dynamic layout type of rank 9 to 16 with packed storage and " " tiles, as \
+         [`DynPacked0`] with 16 `minor_to_major` entries and 16 dimensions. Macro support, not API."
+        [E, const RANK: usize, const M0: usize, const M1: usize, const M2: usize, const M3: usize, const M4: usize, const M5: usize, const M6: usize, const M7: usize, const M8: usize, const M9: usize, const M10: usize, const M11: usize, const M12: usize, const M13: usize, const M14: usize, const M15: usize,]
+        [const L: usize, const EB: usize, const SP: usize, const PM: usize, Splits, const K0: u8 = 0, const N0: usize = 0, const K1: u8 = 0, const N1: usize = 0, const K2: u8 = 0, const N2: usize = 0, const K3: u8 = 0, const N3: usize = 0, const K4: u8 = 0, const N4: usize = 0, const K5: u8 = 0, const N5: usize = 0, const K6: u8 = 0, const N6: usize = 0, const K7: u8 = 0, const N7: usize = 0, const K8: u8 = 0, const N8: usize = 0, const K9: u8 = 0, const N9: usize = 0, const K10: u8 = 0, const N10: usize = 0, const K11: u8 = 0, const N11: usize = 0, const K12: u8 = 0, const N12: usize = 0, const K13: u8 = 0, const N13: usize = 0, const K14: u8 = 0, const N14: usize = 0, const K15: u8 = 0, const N15: usize = 0,]
+        DynArray
+        [
+            E,
+            RANK,
+            DynDims<DynDim<K0, N0>, DynDim<K1, N1>, DynDim<K2, N2>, DynDim<K3, N3>, DynDim<K4, N4>, DynDim<K5, N5>, DynDim<K6, N6>, DynDim<K7, N7>, DynDims<DynDim<K8, N8>, DynDim<K9, N9>, DynDim<K10, N10>, DynDim<K11, N11>, DynDim<K12, N12>, DynDim<K13, N13>, DynDim<K14, N14>, DynDim<K15, N15>>>,
+            MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7, MinorToMajor<M8, M9, M10, M11, M12, M13, M14, M15>>,
+        ]
+        [Attrs<L, EB, SP, PM, 0, Padded, Splits>, Packed]
+    }
+    [WideDynPacked8 8 WideDynPacked7 7 WideDynPacked6 6 WideDynPacked5 5 WideDynPacked4 4 WideDynPacked3 3 WideDynPacked2 2 WideDynPacked1 1 WideDynPacked0 0]
     [TA0 TA1 TA2 TA3 TA4 TA5 TA6 TA7] [TB0 TB1 TB2 TB3 TB4 TB5 TB6 TB7] [TC0 TC1 TC2 TC3 TC4 TC5 TC6 TC7] [TD0 TD1 TD2 TD3 TD4 TD5 TD6 TD7] [TE0 TE1 TE2 TE3 TE4 TE5 TE6 TE7] [TF0 TF1 TF2 TF3 TF4 TF5 TF6 TF7] [TG0 TG1 TG2 TG3 TG4 TG5 TG6 TG7] [TH0 TH1 TH2 TH3 TH4 TH5 TH6 TH7]
 );
 
