@@ -69,7 +69,7 @@ impl<T, F> Select for If<false, T, F> {
 /// ```
 /// use xla_layout::typed::{Dims, Tail};
 /// let _: Dims<1, 2, 3, 4, 5, 6, 7, 8, Tail<true, Dims<9>>> = Dims::default();
-/// let _: Dims<1, 2, Tail<false, Dims<9>>> = Dims::<1, 2>::default();
+/// let _: Dims<1, 2, 3, 4, 5, 6, 7, 8, Tail<false, Dims<9>>> = Dims::<1, 2, 3, 4, 5, 6, 7, 8>::default();
 /// ```
 pub type Tail<const C: bool, T> = <If<C, T, Nil> as Select>::Out;
 
