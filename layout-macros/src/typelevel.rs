@@ -8,21 +8,12 @@ use quote::quote;
 use xla_layout_core::typed::{BITCAST_SLOTS, NONE};
 use xla_layout_core::{ArrayLayout, ArrayShape, Plan, Tile, TileDim};
 
-/// `items` as the readable list type `name` under `root` (`Dims<16, 256>`): up to 8 const
-/// arguments (32 for `Bitcast`), then the rest as a list of the same kind in the next one.
+/// `items` as the readable list type `name` under `root` (`Bitcast<12, 1, 12>`), when they fit
+/// its slots (32 for `Bitcast`, 8 for `Split`).
 pub(crate) fn readable(root: &TokenStream, name: &str, items: &[usize]) -> TokenStream {
-    let slots = if name == "Bitcast" { BITCAST_SLOTS } else { 8 };
     let name = Ident::new(name, Span::call_site());
-    let head = items
-        .iter()
-        .take(slots)
-        .map(|&v| Literal::usize_unsuffixed(v));
-    if items.len() > slots {
-        let more = readable(root, &name.to_string(), &items[slots..]);
-        quote!(#root::#name<#(#head,)* #more>)
-    } else {
-        quote!(#root::#name<#(#head),*>)
-    }
+    let items = items.iter().map(|&v| Literal::usize_unsuffixed(v));
+    quote!(#root::#name<#(#items),*>)
 }
 
 /// `items` as `n` constant arguments, [`NONE`] for each missing one.
