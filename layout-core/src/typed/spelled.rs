@@ -3,9 +3,9 @@
 //! enough types that `clippy::type_complexity` fires on `fn f(t: &Tensor<layout!(..)>)`; the
 //! lint counts types, not constants, so through these aliases it counts four (the element
 //! type, the bitcast signature, the storage kind and the split configs), under its limit at
-//! every rank and tiling `layout!` accepts. rustc prints the type an alias stands for, so errors still print the
-//! `Array` as the layout reads, and an alias is transparent, so `impl Trait for layout!(..)`
-//! works as for the `Array` itself.
+//! every rank and tiling `layout!` accepts. rustc prints the type an alias stands for, so
+//! errors still print the `Array` as the layout reads, and an alias is transparent, so
+//! `impl Trait for layout!(..)` works as for the `Array` itself.
 //!
 //! - [`Spelled0`]..[`Spelled8`] (the number is the number of tiles) write a static layout of
 //!   rank up to 8: the rank, 8 dims, 8 `minor_to_major` entries, 8 dims per tile, `L`, `E`,
@@ -54,6 +54,11 @@ use super::{
 pub struct If<const C: bool, T, F>(PhantomData<fn() -> (T, F)>);
 
 /// The type an [`If`] picks. Macro support, not API.
+///
+/// ```
+/// use xla_layout::typed::{If, Select};
+/// let _: <If<false, u8, u16> as Select>::Out = 1u16;
+/// ```
 pub trait Select {
     /// The picked type.
     type Out;
@@ -73,16 +78,27 @@ impl<T, F> Select for If<false, T, F> {
 /// ```
 /// use xla_layout::typed::{Dims, Tail};
 /// let _: Dims<1, 2, 3, 4, 5, 6, 7, 8, Tail<true, Dims<9>>> = Dims::default();
-/// let _: Dims<1, 2, 3, 4, 5, 6, 7, 8, Tail<false, Dims<9>>> = Dims::<1, 2, 3, 4, 5, 6, 7, 8>::default();
+/// type Eight = Dims<1, 2, 3, 4, 5, 6, 7, 8>;
+/// let _: Dims<1, 2, 3, 4, 5, 6, 7, 8, Tail<false, Dims<9>>> = Eight::default();
 /// ```
 pub type Tail<const C: bool, T> = <If<C, T, Nil> as Select>::Out;
 
 /// One dimension of a dynamic layout as its kind code ([`dim_code`]) and its size. Macro
 /// support, not API.
+///
+/// ```
+/// use xla_layout::typed::{AtMost, DimCode, DimOf};
+/// let _: <DimCode<2, 4096> as DimOf>::Dim = AtMost::<4096>;
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct DimCode<const K: u8, const N: usize>;
 
 /// The dimension type a [`DimCode`] stands for. Macro support, not API.
+///
+/// ```
+/// use xla_layout::typed::{AnySize, DimCode, DimOf};
+/// let _: <DimCode<1, 0> as DimOf>::Dim = AnySize;
+/// ```
 pub trait DimOf {
     /// [`AnySize`], [`AtMost`], [`Fixed`] or [`NoDim`].
     type Dim;
@@ -124,6 +140,11 @@ pub const fn dim_code(kind: DimKind) -> u8 {
 /// A dimension of a dynamic layout from its kind code and size: `DynDim<1, 0>` is
 /// [`AnySize`], `DynDim<2, N>` is `AtMost<N>`, `DynDim<3, N>` is `Fixed<N>`, `DynDim<0, 0>`
 /// is [`NoDim`]. Macro support, not API.
+///
+/// ```
+/// use xla_layout::typed::{AnySize, DynDim, DynDims, Fixed};
+/// let _: DynDims<DynDim<1, 0>, DynDim<3, 1280>> = DynDims::<AnySize, Fixed<1280>>::default();
+/// ```
 pub type DynDim<const K: u8, const N: usize> = <DimCode<K, N> as DimOf>::Dim;
 
 /// Generates one family of aliases, one per number of tiles (`$name8` down to `$name0`), from
@@ -152,35 +173,84 @@ macro_rules! family {
     };
 }
 
-family!(
+/// Invokes `family!` with the names of the tiles' constants: 8 groups of 8.
+macro_rules! with_tile_names {
+    ($($shape:tt)*) => {
+        family!(
+            $($shape)*
+            [TA0 TA1 TA2 TA3 TA4 TA5 TA6 TA7] [TB0 TB1 TB2 TB3 TB4 TB5 TB6 TB7]
+            [TC0 TC1 TC2 TC3 TC4 TC5 TC6 TC7] [TD0 TD1 TD2 TD3 TD4 TD5 TD6 TD7]
+            [TE0 TE1 TE2 TE3 TE4 TE5 TE6 TE7] [TF0 TF1 TF2 TF3 TF4 TF5 TF6 TF7]
+            [TG0 TG1 TG2 TG3 TG4 TG5 TG6 TG7] [TH0 TH1 TH2 TH3 TH4 TH5 TH6 TH7]
+        );
+    };
+}
+
+with_tile_names!(
     {
         "A static layout type of rank up to 8 with " " tiles, as constants: the rank, 8 dims \
          and 8 `minor_to_major` entries ([`NONE`](super::NONE) for none), the tiles' 8 dims \
          each (`NONE` for none, `0` for `*`), `L`, `E`, `S`, `M`; the bitcast signature `G` and \
          the storage kind `S`; then, defaulted, the legacy padding value code, 8 padded dims \
          and the split configs. Macro support, not API."
-        [E, const RANK: usize, const D0: usize, const D1: usize, const D2: usize, const D3: usize, const D4: usize, const D5: usize, const D6: usize, const D7: usize, const M0: usize, const M1: usize, const M2: usize, const M3: usize, const M4: usize, const M5: usize, const M6: usize, const M7: usize,]
+        [
+            E, const RANK: usize,
+            const D0: usize, const D1: usize, const D2: usize, const D3: usize,
+            const D4: usize, const D5: usize, const D6: usize, const D7: usize,
+            const M0: usize, const M1: usize, const M2: usize, const M3: usize,
+            const M4: usize, const M5: usize, const M6: usize, const M7: usize,
+        ]
         [
             const L: usize, const EB: usize, const SP: usize, const PM: usize, G, S,
-            const PAD: u8 = 0, const P0: usize = 4294967295, const P1: usize = 4294967295, const P2: usize = 4294967295, const P3: usize = 4294967295, const P4: usize = 4294967295, const P5: usize = 4294967295, const P6: usize = 4294967295, const P7: usize = 4294967295, Splits = SC,
+            const PAD: u8 = 0,
+            const P0: usize = 4294967295, const P1: usize = 4294967295,
+            const P2: usize = 4294967295, const P3: usize = 4294967295,
+            const P4: usize = 4294967295, const P5: usize = 4294967295,
+            const P6: usize = 4294967295, const P7: usize = 4294967295,
+            Splits = SC,
         ]
         Array
-        [E, RANK, Dims<D0, D1, D2, D3, D4, D5, D6, D7>, MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7>,]
+        [
+            E,
+            RANK,
+            Dims<D0, D1, D2, D3, D4, D5, D6, D7>,
+            MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7>,
+        ]
         [G, Attrs<L, EB, SP, PM, PAD, Padded<P0, P1, P2, P3, P4, P5, P6, P7>, Splits>, S]
     }
-    [Spelled8 8 Spelled7 7 Spelled6 6 Spelled5 5 Spelled4 4 Spelled3 3 Spelled2 2 Spelled1 1 Spelled0 0]
-    [TA0 TA1 TA2 TA3 TA4 TA5 TA6 TA7] [TB0 TB1 TB2 TB3 TB4 TB5 TB6 TB7] [TC0 TC1 TC2 TC3 TC4 TC5 TC6 TC7] [TD0 TD1 TD2 TD3 TD4 TD5 TD6 TD7] [TE0 TE1 TE2 TE3 TE4 TE5 TE6 TE7] [TF0 TF1 TF2 TF3 TF4 TF5 TF6 TF7] [TG0 TG1 TG2 TG3 TG4 TG5 TG6 TG7] [TH0 TH1 TH2 TH3 TH4 TH5 TH6 TH7]
+    [
+        Spelled8 8 Spelled7 7 Spelled6 6 Spelled5 5 Spelled4 4 Spelled3 3 Spelled2 2 Spelled1 1
+        Spelled0 0
+    ]
 );
 
-family!(
+with_tile_names!(
     {
         "A static layout type of rank 9 to 16 with " " tiles, as [`Spelled0`] with 16 dims, 16 \
          `minor_to_major` entries and, after the padding value code, whether more than 8 dims \
          are padded and 16 padded dims. Macro support, not API."
-        [E, const RANK: usize, const D0: usize, const D1: usize, const D2: usize, const D3: usize, const D4: usize, const D5: usize, const D6: usize, const D7: usize, const D8: usize, const D9: usize, const D10: usize, const D11: usize, const D12: usize, const D13: usize, const D14: usize, const D15: usize, const M0: usize, const M1: usize, const M2: usize, const M3: usize, const M4: usize, const M5: usize, const M6: usize, const M7: usize, const M8: usize, const M9: usize, const M10: usize, const M11: usize, const M12: usize, const M13: usize, const M14: usize, const M15: usize,]
+        [
+            E, const RANK: usize,
+            const D0: usize, const D1: usize, const D2: usize, const D3: usize,
+            const D4: usize, const D5: usize, const D6: usize, const D7: usize,
+            const D8: usize, const D9: usize, const D10: usize, const D11: usize,
+            const D12: usize, const D13: usize, const D14: usize, const D15: usize,
+            const M0: usize, const M1: usize, const M2: usize, const M3: usize,
+            const M4: usize, const M5: usize, const M6: usize, const M7: usize,
+            const M8: usize, const M9: usize, const M10: usize, const M11: usize,
+            const M12: usize, const M13: usize, const M14: usize, const M15: usize,
+        ]
         [
             const L: usize, const EB: usize, const SP: usize, const PM: usize, G, S,
-            const PAD: u8 = 0, const PW: bool = false, const P0: usize = 4294967295, const P1: usize = 4294967295, const P2: usize = 4294967295, const P3: usize = 4294967295, const P4: usize = 4294967295, const P5: usize = 4294967295, const P6: usize = 4294967295, const P7: usize = 4294967295, const P8: usize = 4294967295, const P9: usize = 4294967295, const P10: usize = 4294967295, const P11: usize = 4294967295, const P12: usize = 4294967295, const P13: usize = 4294967295, const P14: usize = 4294967295, const P15: usize = 4294967295,
+            const PAD: u8 = 0, const PW: bool = false,
+            const P0: usize = 4294967295, const P1: usize = 4294967295,
+            const P2: usize = 4294967295, const P3: usize = 4294967295,
+            const P4: usize = 4294967295, const P5: usize = 4294967295,
+            const P6: usize = 4294967295, const P7: usize = 4294967295,
+            const P8: usize = 4294967295, const P9: usize = 4294967295,
+            const P10: usize = 4294967295, const P11: usize = 4294967295,
+            const P12: usize = 4294967295, const P13: usize = 4294967295,
+            const P14: usize = 4294967295, const P15: usize = 4294967295,
             Splits = SC,
         ]
         Array
@@ -188,92 +258,142 @@ family!(
             E,
             RANK,
             Dims<D0, D1, D2, D3, D4, D5, D6, D7, Dims<D8, D9, D10, D11, D12, D13, D14, D15>>,
-            MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7, MinorToMajor<M8, M9, M10, M11, M12, M13, M14, M15>>,
+            MinorToMajor<
+                M0, M1, M2, M3, M4, M5, M6, M7,
+                MinorToMajor<M8, M9, M10, M11, M12, M13, M14, M15>,
+            >,
         ]
         [
             G,
             Attrs<
                 L, EB, SP, PM, PAD,
-                Padded<P0, P1, P2, P3, P4, P5, P6, P7, Tail<PW, Padded<P8, P9, P10, P11, P12, P13, P14, P15>>>,
+                Padded<
+                    P0, P1, P2, P3, P4, P5, P6, P7,
+                    Tail<PW, Padded<P8, P9, P10, P11, P12, P13, P14, P15>>,
+                >,
                 Splits,
             >,
             S,
         ]
     }
-    [WideSpelled8 8 WideSpelled7 7 WideSpelled6 6 WideSpelled5 5 WideSpelled4 4 WideSpelled3 3 WideSpelled2 2 WideSpelled1 1 WideSpelled0 0]
-    [TA0 TA1 TA2 TA3 TA4 TA5 TA6 TA7] [TB0 TB1 TB2 TB3 TB4 TB5 TB6 TB7] [TC0 TC1 TC2 TC3 TC4 TC5 TC6 TC7] [TD0 TD1 TD2 TD3 TD4 TD5 TD6 TD7] [TE0 TE1 TE2 TE3 TE4 TE5 TE6 TE7] [TF0 TF1 TF2 TF3 TF4 TF5 TF6 TF7] [TG0 TG1 TG2 TG3 TG4 TG5 TG6 TG7] [TH0 TH1 TH2 TH3 TH4 TH5 TH6 TH7]
+    [
+        WideSpelled8 8 WideSpelled7 7 WideSpelled6 6 WideSpelled5 5 WideSpelled4 4
+        WideSpelled3 3 WideSpelled2 2 WideSpelled1 1 WideSpelled0 0
+    ]
 );
 
-family!(
-    {
-        "A dynamic layout type of rank up to 8 with direct storage and " " tiles: the element \
-         type, then as constants the rank, 8 `minor_to_major` entries ([`NONE`](super::NONE) \
-         for none), the tiles' 8 dims each (`NONE` for none, `0` for `*`), `L`, `E`, `S`, `M`; \
-         the split configs; then each dimension as its kind code and size (see [`DynDim`]). \
-         Macro support, not API."
-        [E, const RANK: usize, const M0: usize, const M1: usize, const M2: usize, const M3: usize, const M4: usize, const M5: usize, const M6: usize, const M7: usize,]
-        [const L: usize, const EB: usize, const SP: usize, const PM: usize, Splits, const K0: u8 = 0, const N0: usize = 0, const K1: u8 = 0, const N1: usize = 0, const K2: u8 = 0, const N2: usize = 0, const K3: u8 = 0, const N3: usize = 0, const K4: u8 = 0, const N4: usize = 0, const K5: u8 = 0, const N5: usize = 0, const K6: u8 = 0, const N6: usize = 0, const K7: u8 = 0, const N7: usize = 0,]
-        DynArray
-        [E, RANK, DynDims<DynDim<K0, N0>, DynDim<K1, N1>, DynDim<K2, N2>, DynDim<K3, N3>, DynDim<K4, N4>, DynDim<K5, N5>, DynDim<K6, N6>, DynDim<K7, N7>>, MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7>,]
-        [Attrs<L, EB, SP, PM, 0, Padded, Splits>, Direct]
-    }
-    [DynSpelled8 8 DynSpelled7 7 DynSpelled6 6 DynSpelled5 5 DynSpelled4 4 DynSpelled3 3 DynSpelled2 2 DynSpelled1 1 DynSpelled0 0]
-    [TA0 TA1 TA2 TA3 TA4 TA5 TA6 TA7] [TB0 TB1 TB2 TB3 TB4 TB5 TB6 TB7] [TC0 TC1 TC2 TC3 TC4 TC5 TC6 TC7] [TD0 TD1 TD2 TD3 TD4 TD5 TD6 TD7] [TE0 TE1 TE2 TE3 TE4 TE5 TE6 TE7] [TF0 TF1 TF2 TF3 TF4 TF5 TF6 TF7] [TG0 TG1 TG2 TG3 TG4 TG5 TG6 TG7] [TH0 TH1 TH2 TH3 TH4 TH5 TH6 TH7]
+/// Generates the two dynamic families of a storage kind: `$narrow` (rank up to 8) and `$wide`
+/// (ranks 9 to 16), each `..8` down to `..0` by number of tiles.
+macro_rules! dyn_families {
+    ($storage:ident [$($narrow:tt)*] [$($wide:tt)*]) => {
+        with_tile_names!(
+            {
+                "A dynamic layout type of rank up to 8 with " " tiles and the storage kind of \
+                 its name: the element type, then as constants the rank, 8 `minor_to_major` \
+                 entries ([`NONE`](super::NONE) for none), the tiles' 8 dims each (`NONE` for \
+                 none, `0` for `*`), `L`, `E`, `S`, `M`; the split configs; then each dimension \
+                 as its kind code and size (see [`DynDim`]). Macro support, not API."
+                [
+                    E, const RANK: usize,
+                    const M0: usize, const M1: usize, const M2: usize, const M3: usize,
+                    const M4: usize, const M5: usize, const M6: usize, const M7: usize,
+                ]
+                [
+                    const L: usize, const EB: usize, const SP: usize, const PM: usize, Splits,
+                    const K0: u8 = 0, const N0: usize = 0, const K1: u8 = 0, const N1: usize = 0,
+                    const K2: u8 = 0, const N2: usize = 0, const K3: u8 = 0, const N3: usize = 0,
+                    const K4: u8 = 0, const N4: usize = 0, const K5: u8 = 0, const N5: usize = 0,
+                    const K6: u8 = 0, const N6: usize = 0, const K7: u8 = 0, const N7: usize = 0,
+                ]
+                DynArray
+                [
+                    E,
+                    RANK,
+                    DynDims<
+                        DynDim<K0, N0>, DynDim<K1, N1>, DynDim<K2, N2>, DynDim<K3, N3>,
+                        DynDim<K4, N4>, DynDim<K5, N5>, DynDim<K6, N6>, DynDim<K7, N7>,
+                    >,
+                    MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7>,
+                ]
+                [Attrs<L, EB, SP, PM, 0, Padded, Splits>, $storage]
+            }
+            [$($narrow)*]
+        );
+
+        with_tile_names!(
+            {
+                "A dynamic layout type of rank 9 to 16 with " " tiles and the storage kind of \
+                 its name, as the alias of rank up to 8 of that storage with 16 \
+                 `minor_to_major` entries and 16 dimensions. Macro support, not API."
+                [
+                    E, const RANK: usize,
+                    const M0: usize, const M1: usize, const M2: usize, const M3: usize,
+                    const M4: usize, const M5: usize, const M6: usize, const M7: usize,
+                    const M8: usize, const M9: usize, const M10: usize, const M11: usize,
+                    const M12: usize, const M13: usize, const M14: usize, const M15: usize,
+                ]
+                [
+                    const L: usize, const EB: usize, const SP: usize, const PM: usize, Splits,
+                    const K0: u8 = 0, const N0: usize = 0, const K1: u8 = 0, const N1: usize = 0,
+                    const K2: u8 = 0, const N2: usize = 0, const K3: u8 = 0, const N3: usize = 0,
+                    const K4: u8 = 0, const N4: usize = 0, const K5: u8 = 0, const N5: usize = 0,
+                    const K6: u8 = 0, const N6: usize = 0, const K7: u8 = 0, const N7: usize = 0,
+                    const K8: u8 = 0, const N8: usize = 0, const K9: u8 = 0, const N9: usize = 0,
+                    const K10: u8 = 0, const N10: usize = 0,
+                    const K11: u8 = 0, const N11: usize = 0,
+                    const K12: u8 = 0, const N12: usize = 0,
+                    const K13: u8 = 0, const N13: usize = 0,
+                    const K14: u8 = 0, const N14: usize = 0,
+                    const K15: u8 = 0, const N15: usize = 0,
+                ]
+                DynArray
+                [
+                    E,
+                    RANK,
+                    DynDims<
+                        DynDim<K0, N0>, DynDim<K1, N1>, DynDim<K2, N2>, DynDim<K3, N3>,
+                        DynDim<K4, N4>, DynDim<K5, N5>, DynDim<K6, N6>, DynDim<K7, N7>,
+                        DynDims<
+                            DynDim<K8, N8>, DynDim<K9, N9>, DynDim<K10, N10>, DynDim<K11, N11>,
+                            DynDim<K12, N12>, DynDim<K13, N13>, DynDim<K14, N14>,
+                            DynDim<K15, N15>,
+                        >,
+                    >,
+                    MinorToMajor<
+                        M0, M1, M2, M3, M4, M5, M6, M7,
+                        MinorToMajor<M8, M9, M10, M11, M12, M13, M14, M15>,
+                    >,
+                ]
+                [Attrs<L, EB, SP, PM, 0, Padded, Splits>, $storage]
+            }
+            [$($wide)*]
+        );
+    };
+}
+
+dyn_families!(
+    Direct
+    [
+        DynSpelled8 8 DynSpelled7 7 DynSpelled6 6 DynSpelled5 5 DynSpelled4 4 DynSpelled3 3
+        DynSpelled2 2 DynSpelled1 1 DynSpelled0 0
+    ]
+    [
+        WideDynSpelled8 8 WideDynSpelled7 7 WideDynSpelled6 6 WideDynSpelled5 5
+        WideDynSpelled4 4 WideDynSpelled3 3 WideDynSpelled2 2 WideDynSpelled1 1
+        WideDynSpelled0 0
+    ]
 );
 
-family!(
-    {
-        "A dynamic layout type of rank 9 to 16 with direct storage and " " tiles, as \
-         [`DynSpelled0`] with 16 `minor_to_major` entries and 16 dimensions. Macro support, not API."
-        [E, const RANK: usize, const M0: usize, const M1: usize, const M2: usize, const M3: usize, const M4: usize, const M5: usize, const M6: usize, const M7: usize, const M8: usize, const M9: usize, const M10: usize, const M11: usize, const M12: usize, const M13: usize, const M14: usize, const M15: usize,]
-        [const L: usize, const EB: usize, const SP: usize, const PM: usize, Splits, const K0: u8 = 0, const N0: usize = 0, const K1: u8 = 0, const N1: usize = 0, const K2: u8 = 0, const N2: usize = 0, const K3: u8 = 0, const N3: usize = 0, const K4: u8 = 0, const N4: usize = 0, const K5: u8 = 0, const N5: usize = 0, const K6: u8 = 0, const N6: usize = 0, const K7: u8 = 0, const N7: usize = 0, const K8: u8 = 0, const N8: usize = 0, const K9: u8 = 0, const N9: usize = 0, const K10: u8 = 0, const N10: usize = 0, const K11: u8 = 0, const N11: usize = 0, const K12: u8 = 0, const N12: usize = 0, const K13: u8 = 0, const N13: usize = 0, const K14: u8 = 0, const N14: usize = 0, const K15: u8 = 0, const N15: usize = 0,]
-        DynArray
-        [
-            E,
-            RANK,
-            DynDims<DynDim<K0, N0>, DynDim<K1, N1>, DynDim<K2, N2>, DynDim<K3, N3>, DynDim<K4, N4>, DynDim<K5, N5>, DynDim<K6, N6>, DynDim<K7, N7>, DynDims<DynDim<K8, N8>, DynDim<K9, N9>, DynDim<K10, N10>, DynDim<K11, N11>, DynDim<K12, N12>, DynDim<K13, N13>, DynDim<K14, N14>, DynDim<K15, N15>>>,
-            MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7, MinorToMajor<M8, M9, M10, M11, M12, M13, M14, M15>>,
-        ]
-        [Attrs<L, EB, SP, PM, 0, Padded, Splits>, Direct]
-    }
-    [WideDynSpelled8 8 WideDynSpelled7 7 WideDynSpelled6 6 WideDynSpelled5 5 WideDynSpelled4 4 WideDynSpelled3 3 WideDynSpelled2 2 WideDynSpelled1 1 WideDynSpelled0 0]
-    [TA0 TA1 TA2 TA3 TA4 TA5 TA6 TA7] [TB0 TB1 TB2 TB3 TB4 TB5 TB6 TB7] [TC0 TC1 TC2 TC3 TC4 TC5 TC6 TC7] [TD0 TD1 TD2 TD3 TD4 TD5 TD6 TD7] [TE0 TE1 TE2 TE3 TE4 TE5 TE6 TE7] [TF0 TF1 TF2 TF3 TF4 TF5 TF6 TF7] [TG0 TG1 TG2 TG3 TG4 TG5 TG6 TG7] [TH0 TH1 TH2 TH3 TH4 TH5 TH6 TH7]
-);
-
-family!(
-    {
-        "A dynamic layout type of rank up to 8 with packed storage and " " tiles: the element \
-         type, then as constants the rank, 8 `minor_to_major` entries ([`NONE`](super::NONE) \
-         for none), the tiles' 8 dims each (`NONE` for none, `0` for `*`), `L`, `E`, `S`, `M`; \
-         the split configs; then each dimension as its kind code and size (see [`DynDim`]). \
-         Macro support, not API."
-        [E, const RANK: usize, const M0: usize, const M1: usize, const M2: usize, const M3: usize, const M4: usize, const M5: usize, const M6: usize, const M7: usize,]
-        [const L: usize, const EB: usize, const SP: usize, const PM: usize, Splits, const K0: u8 = 0, const N0: usize = 0, const K1: u8 = 0, const N1: usize = 0, const K2: u8 = 0, const N2: usize = 0, const K3: u8 = 0, const N3: usize = 0, const K4: u8 = 0, const N4: usize = 0, const K5: u8 = 0, const N5: usize = 0, const K6: u8 = 0, const N6: usize = 0, const K7: u8 = 0, const N7: usize = 0,]
-        DynArray
-        [E, RANK, DynDims<DynDim<K0, N0>, DynDim<K1, N1>, DynDim<K2, N2>, DynDim<K3, N3>, DynDim<K4, N4>, DynDim<K5, N5>, DynDim<K6, N6>, DynDim<K7, N7>>, MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7>,]
-        [Attrs<L, EB, SP, PM, 0, Padded, Splits>, Packed]
-    }
-    [DynPacked8 8 DynPacked7 7 DynPacked6 6 DynPacked5 5 DynPacked4 4 DynPacked3 3 DynPacked2 2 DynPacked1 1 DynPacked0 0]
-    [TA0 TA1 TA2 TA3 TA4 TA5 TA6 TA7] [TB0 TB1 TB2 TB3 TB4 TB5 TB6 TB7] [TC0 TC1 TC2 TC3 TC4 TC5 TC6 TC7] [TD0 TD1 TD2 TD3 TD4 TD5 TD6 TD7] [TE0 TE1 TE2 TE3 TE4 TE5 TE6 TE7] [TF0 TF1 TF2 TF3 TF4 TF5 TF6 TF7] [TG0 TG1 TG2 TG3 TG4 TG5 TG6 TG7] [TH0 TH1 TH2 TH3 TH4 TH5 TH6 TH7]
-);
-
-family!(
-    {
-        "A dynamic layout type of rank 9 to 16 with packed storage and " " tiles, as \
-         [`DynPacked0`] with 16 `minor_to_major` entries and 16 dimensions. Macro support, not API."
-        [E, const RANK: usize, const M0: usize, const M1: usize, const M2: usize, const M3: usize, const M4: usize, const M5: usize, const M6: usize, const M7: usize, const M8: usize, const M9: usize, const M10: usize, const M11: usize, const M12: usize, const M13: usize, const M14: usize, const M15: usize,]
-        [const L: usize, const EB: usize, const SP: usize, const PM: usize, Splits, const K0: u8 = 0, const N0: usize = 0, const K1: u8 = 0, const N1: usize = 0, const K2: u8 = 0, const N2: usize = 0, const K3: u8 = 0, const N3: usize = 0, const K4: u8 = 0, const N4: usize = 0, const K5: u8 = 0, const N5: usize = 0, const K6: u8 = 0, const N6: usize = 0, const K7: u8 = 0, const N7: usize = 0, const K8: u8 = 0, const N8: usize = 0, const K9: u8 = 0, const N9: usize = 0, const K10: u8 = 0, const N10: usize = 0, const K11: u8 = 0, const N11: usize = 0, const K12: u8 = 0, const N12: usize = 0, const K13: u8 = 0, const N13: usize = 0, const K14: u8 = 0, const N14: usize = 0, const K15: u8 = 0, const N15: usize = 0,]
-        DynArray
-        [
-            E,
-            RANK,
-            DynDims<DynDim<K0, N0>, DynDim<K1, N1>, DynDim<K2, N2>, DynDim<K3, N3>, DynDim<K4, N4>, DynDim<K5, N5>, DynDim<K6, N6>, DynDim<K7, N7>, DynDims<DynDim<K8, N8>, DynDim<K9, N9>, DynDim<K10, N10>, DynDim<K11, N11>, DynDim<K12, N12>, DynDim<K13, N13>, DynDim<K14, N14>, DynDim<K15, N15>>>,
-            MinorToMajor<M0, M1, M2, M3, M4, M5, M6, M7, MinorToMajor<M8, M9, M10, M11, M12, M13, M14, M15>>,
-        ]
-        [Attrs<L, EB, SP, PM, 0, Padded, Splits>, Packed]
-    }
-    [WideDynPacked8 8 WideDynPacked7 7 WideDynPacked6 6 WideDynPacked5 5 WideDynPacked4 4 WideDynPacked3 3 WideDynPacked2 2 WideDynPacked1 1 WideDynPacked0 0]
-    [TA0 TA1 TA2 TA3 TA4 TA5 TA6 TA7] [TB0 TB1 TB2 TB3 TB4 TB5 TB6 TB7] [TC0 TC1 TC2 TC3 TC4 TC5 TC6 TC7] [TD0 TD1 TD2 TD3 TD4 TD5 TD6 TD7] [TE0 TE1 TE2 TE3 TE4 TE5 TE6 TE7] [TF0 TF1 TF2 TF3 TF4 TF5 TF6 TF7] [TG0 TG1 TG2 TG3 TG4 TG5 TG6 TG7] [TH0 TH1 TH2 TH3 TH4 TH5 TH6 TH7]
+dyn_families!(
+    Packed
+    [
+        DynPacked8 8 DynPacked7 7 DynPacked6 6 DynPacked5 5 DynPacked4 4 DynPacked3 3
+        DynPacked2 2 DynPacked1 1 DynPacked0 0
+    ]
+    [
+        WideDynPacked8 8 WideDynPacked7 7 WideDynPacked6 6 WideDynPacked5 5 WideDynPacked4 4
+        WideDynPacked3 3 WideDynPacked2 2 WideDynPacked1 1 WideDynPacked0 0
+    ]
 );
 
 /// Generates [`Splits`] from the names of each split config's constants.
@@ -301,7 +421,7 @@ macro_rules! splits_alias {
 splits_alias!(
     SAP SAM [SA0 SA1 SA2 SA3 SA4 SA5 SA6 SA7] [SA8 SA9 SA10 SA11 SA12 SA13 SA14 SA15]
     SBP SBM [SB0 SB1 SB2 SB3 SB4 SB5 SB6 SB7] [SB8 SB9 SB10 SB11 SB12 SB13 SB14 SB15]
-    SC_P SC_M [SC_0 SC_1 SC_2 SC_3 SC_4 SC_5 SC_6 SC_7] [SC_8 SC_9 SC_10 SC_11 SC_12 SC_13 SC_14 SC_15]
+    SCP SCM [SC0 SC1 SC2 SC3 SC4 SC5 SC6 SC7] [SC8 SC9 SC10 SC11 SC12 SC13 SC14 SC15]
     SDP SDM [SD0 SD1 SD2 SD3 SD4 SD5 SD6 SD7] [SD8 SD9 SD10 SD11 SD12 SD13 SD14 SD15]
     SEP SEM [SE0 SE1 SE2 SE3 SE4 SE5 SE6 SE7] [SE8 SE9 SE10 SE11 SE12 SE13 SE14 SE15]
     SFP SFM [SF0 SF1 SF2 SF3 SF4 SF5 SF6 SF7] [SF8 SF9 SF10 SF11 SF12 SF13 SF14 SF15]
@@ -402,13 +522,36 @@ macro_rules! long_bitcast {
             $($a,)*
             Bitcast<
                 $($b,)*
-                Tail<F64, Bitcast<$($c,)* Tail<F96, Bitcast<$($d,)* Tail<F128, Bitcast<$($e),*>>>>>>,
+                Tail<
+                    F64, Bitcast<$($c,)* Tail<F96, Bitcast<$($d,)* Tail<F128, Bitcast<$($e),*>>>>>,
+                >,
             >,
         >;
     };
 }
 
-long_bitcast!([GA0 GA1 GA2 GA3 GA4 GA5 GA6 GA7 GA8 GA9 GA10 GA11 GA12 GA13 GA14 GA15 GA16 GA17 GA18 GA19 GA20 GA21 GA22 GA23 GA24 GA25 GA26 GA27 GA28 GA29 GA30 GA31] [GB0 GB1 GB2 GB3 GB4 GB5 GB6 GB7 GB8 GB9 GB10 GB11 GB12 GB13 GB14 GB15 GB16 GB17 GB18 GB19 GB20 GB21 GB22 GB23 GB24 GB25 GB26 GB27 GB28 GB29 GB30 GB31] [GC0 GC1 GC2 GC3 GC4 GC5 GC6 GC7 GC8 GC9 GC10 GC11 GC12 GC13 GC14 GC15 GC16 GC17 GC18 GC19 GC20 GC21 GC22 GC23 GC24 GC25 GC26 GC27 GC28 GC29 GC30 GC31] [GD0 GD1 GD2 GD3 GD4 GD5 GD6 GD7 GD8 GD9 GD10 GD11 GD12 GD13 GD14 GD15 GD16 GD17 GD18 GD19 GD20 GD21 GD22 GD23 GD24 GD25 GD26 GD27 GD28 GD29 GD30 GD31] [GE0 GE1 GE2 GE3 GE4 GE5 GE6 GE7 GE8 GE9 GE10 GE11 GE12 GE13 GE14 GE15 GE16 GE17 GE18 GE19 GE20 GE21 GE22 GE23 GE24 GE25 GE26 GE27 GE28 GE29 GE30 GE31]);
+long_bitcast!(
+    [
+        GA0 GA1 GA2 GA3 GA4 GA5 GA6 GA7 GA8 GA9 GA10 GA11 GA12 GA13 GA14 GA15 GA16 GA17 GA18 GA19
+        GA20 GA21 GA22 GA23 GA24 GA25 GA26 GA27 GA28 GA29 GA30 GA31
+    ]
+    [
+        GB0 GB1 GB2 GB3 GB4 GB5 GB6 GB7 GB8 GB9 GB10 GB11 GB12 GB13 GB14 GB15 GB16 GB17 GB18 GB19
+        GB20 GB21 GB22 GB23 GB24 GB25 GB26 GB27 GB28 GB29 GB30 GB31
+    ]
+    [
+        GC0 GC1 GC2 GC3 GC4 GC5 GC6 GC7 GC8 GC9 GC10 GC11 GC12 GC13 GC14 GC15 GC16 GC17 GC18 GC19
+        GC20 GC21 GC22 GC23 GC24 GC25 GC26 GC27 GC28 GC29 GC30 GC31
+    ]
+    [
+        GD0 GD1 GD2 GD3 GD4 GD5 GD6 GD7 GD8 GD9 GD10 GD11 GD12 GD13 GD14 GD15 GD16 GD17 GD18 GD19
+        GD20 GD21 GD22 GD23 GD24 GD25 GD26 GD27 GD28 GD29 GD30 GD31
+    ]
+    [
+        GE0 GE1 GE2 GE3 GE4 GE5 GE6 GE7 GE8 GE9 GE10 GE11 GE12 GE13 GE14 GE15 GE16 GE17 GE18 GE19
+        GE20 GE21 GE22 GE23 GE24 GE25 GE26 GE27 GE28 GE29 GE30 GE31
+    ]
+);
 
 // The longest bitcast signature, `(size, stride)` per expanded dimension and the element
 // count, fits a `LongBitcast`.
