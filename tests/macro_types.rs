@@ -54,6 +54,409 @@ fn canonically_equal_literals_are_one_type_across_modules() {
     );
 }
 
+/// The aliases `layout!` writes types through (`typed::Spelled0`.., `DynSpelled0`..) stand for
+/// the types written out as the layouts read, past 8 dimensions, with 8 tiles, a tile of 8
+/// dims, split configs short and long, a bitcast signature past 32 entries, dynamic rank 16
+/// and packed storage. (The written-out types are those the macro wrote before it wrote
+/// aliases for every layout.)
+#[test]
+fn aliases_stand_for_the_layouts_as_they_read() {
+    use xla_layout::typed::{
+        AnySize, Array, AtMost, Attrs, Bitcast, Dims, DynArray, DynDims, Fixed, MinorToMajor,
+        Packed, Padded, SC, Same, Split, Tile, Tiles, elem,
+    };
+    assert_eq!(
+        TypeId::of::<
+            layout!(bf16[2,3,4,5,6,7,8,9,10,16]{9,8,7,6,5,4,3,2,1,0:T(8,16)(4,8)(2,4)(2,1)(1,1)}),
+        >(),
+        TypeId::of::<
+            Array<
+                elem::Bf16,
+                10,
+                Dims<2, 3, 4, 5, 6, 7, 8, 9, Dims<10, 16>>,
+                MinorToMajor<9, 8, 7, 6, 5, 4, 3, 2, MinorToMajor<1, 0>>,
+                Tiles<Tile<8, 16>, Tile<4, 8>, Tile<2, 4>, Tile<2, 1>, Tile<1, 1>>,
+            >,
+        >()
+    );
+    assert_eq!(
+        TypeId::of::<
+            layout!(f32[2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2]{0,2,4,6,8,10,12,14,1,3,5,7,9,11,13,15}),
+        >(),
+        TypeId::of::<
+            Array<
+                elem::F32,
+                16,
+                Dims<2, 2, 2, 2, 2, 2, 2, 2, Dims<2, 2, 2, 2, 2, 2, 2, 2>>,
+                MinorToMajor<0, 2, 4, 6, 8, 10, 12, 14, MinorToMajor<1, 3, 5, 7, 9, 11, 13, 15>>,
+                Tiles,
+                Bitcast<
+                    2,
+                    1,
+                    2,
+                    256,
+                    2,
+                    2,
+                    2,
+                    512,
+                    2,
+                    4,
+                    2,
+                    1024,
+                    2,
+                    8,
+                    2,
+                    2048,
+                    2,
+                    16,
+                    2,
+                    4096,
+                    2,
+                    32,
+                    2,
+                    8192,
+                    2,
+                    64,
+                    2,
+                    16384,
+                    2,
+                    128,
+                    2,
+                    32768,
+                    Bitcast<65536>,
+                >,
+            >,
+        >()
+    );
+    assert_eq!(
+        TypeId::of::<layout!(f32[64,64]{1,0:T(32,32)(16,16)(8,8)(4,4)(2,2)(2,1)(1,1)(1)})>(),
+        TypeId::of::<
+            Array<
+                elem::F32,
+                2,
+                Dims<64, 64>,
+                MinorToMajor<1, 0>,
+                Tiles<
+                    Tile<32, 32>,
+                    Tile<16, 16>,
+                    Tile<8, 8>,
+                    Tile<4, 4>,
+                    Tile<2, 2>,
+                    Tile<2, 1>,
+                    Tile<1, 1>,
+                    Tile<1>,
+                >,
+                Bitcast<
+                    2,
+                    2048,
+                    2,
+                    512,
+                    2,
+                    128,
+                    2,
+                    32,
+                    2,
+                    8,
+                    2,
+                    1,
+                    2,
+                    1024,
+                    2,
+                    256,
+                    2,
+                    64,
+                    2,
+                    16,
+                    4,
+                    2,
+                    4096,
+                >,
+            >,
+        >()
+    );
+    assert_eq!(
+        TypeId::of::<layout!(f32[2,2,2,2,2,2,2,4]{7,6,5,4,3,2,1,0:T(1,1,1,1,2,2,2,4)})>(),
+        TypeId::of::<
+            Array<
+                elem::F32,
+                8,
+                Dims<2, 2, 2, 2, 2, 2, 2, 4>,
+                MinorToMajor<7, 6, 5, 4, 3, 2, 1, 0>,
+                Tiles<Tile<1, 1, 1, 1, 2, 2, 2, 4>>,
+                Bitcast<512, 1, 512>,
+            >,
+        >()
+    );
+    assert_eq!(
+        TypeId::of::<layout!(f32[1024,256]{1,0:T(8,128)SC(0:256,512,768)(1:128)})>(),
+        TypeId::of::<
+            Array<
+                elem::F32,
+                2,
+                Dims<1024, 256>,
+                MinorToMajor<1, 0>,
+                Tiles<Tile<8, 128>>,
+                Bitcast<128, 2048, 8, 128, 2, 1024, 128, 1, 262144>,
+                Attrs<1, 0, 0, 0, 0, Padded, SC<Split<0, 256, 512, 768>, Split<1, 128>>>,
+            >,
+        >()
+    );
+    assert_eq!(
+        TypeId::of::<
+            layout!(f32[1024,256]{1,0:T(8,128)SC(0:8,16,24,32,40,48,56,64,72,80,88,96,104,112,120)}),
+        >(),
+        TypeId::of::<
+            Array<
+                elem::F32,
+                2,
+                Dims<1024, 256>,
+                MinorToMajor<1, 0>,
+                Tiles<Tile<8, 128>>,
+                Bitcast<128, 2048, 8, 128, 2, 1024, 128, 1, 262144>,
+                Attrs<
+                    1,
+                    0,
+                    0,
+                    0,
+                    0,
+                    Padded,
+                    SC<
+                        Split<
+                            0,
+                            8,
+                            16,
+                            24,
+                            32,
+                            40,
+                            48,
+                            56,
+                            Split<64, 72, 80, 88, 96, 104, 112, 120>,
+                        >,
+                    >,
+                >,
+            >,
+        >()
+    );
+    assert_eq!(
+        TypeId::of::<
+            layout!(f32[1024,256]{1,0:T(8,128)SC(0:8,16,24,32,40,48,56,64,72,80,88,96,104,112,120,128,136,144,152,160)}),
+        >(),
+        TypeId::of::<
+            Array<
+                elem::F32,
+                2,
+                Dims<1024, 256>,
+                MinorToMajor<1, 0>,
+                Tiles<Tile<8, 128>>,
+                Bitcast<128, 2048, 8, 128, 2, 1024, 128, 1, 262144>,
+                Attrs<
+                    1,
+                    0,
+                    0,
+                    0,
+                    0,
+                    Padded,
+                    SC<
+                        Split<
+                            0,
+                            8,
+                            16,
+                            24,
+                            32,
+                            40,
+                            48,
+                            56,
+                            Split<
+                                64,
+                                72,
+                                80,
+                                88,
+                                96,
+                                104,
+                                112,
+                                120,
+                                Split<128, 136, 144, 152, 160>,
+                            >,
+                        >,
+                    >,
+                >,
+            >,
+        >()
+    );
+    assert_eq!(
+        TypeId::of::<layout!(bf16[?,<=8,2,3,4,5,6,7,128]{8,7,6,5,4,3,2,1,0:T(8,128)(2,1)})>(),
+        TypeId::of::<
+            DynArray<
+                elem::Bf16,
+                9,
+                DynDims<
+                    AnySize,
+                    AtMost<8>,
+                    Fixed<2>,
+                    Fixed<3>,
+                    Fixed<4>,
+                    Fixed<5>,
+                    Fixed<6>,
+                    Fixed<7>,
+                    DynDims<Fixed<128>>,
+                >,
+                MinorToMajor<8, 7, 6, 5, 4, 3, 2, 1, MinorToMajor<0>>,
+                Tiles<Tile<8, 128>, Tile<2, 1>>,
+            >,
+        >()
+    );
+    assert_eq!(
+        TypeId::of::<
+            layout!(f32[?,2,2,2,2,2,2,2,2,2,2,2,2,2,<=4,2]{15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0:T(2,2)}),
+        >(),
+        TypeId::of::<
+            DynArray<
+                elem::F32,
+                16,
+                DynDims<
+                    AnySize,
+                    Fixed<2>,
+                    Fixed<2>,
+                    Fixed<2>,
+                    Fixed<2>,
+                    Fixed<2>,
+                    Fixed<2>,
+                    Fixed<2>,
+                    DynDims<
+                        Fixed<2>,
+                        Fixed<2>,
+                        Fixed<2>,
+                        Fixed<2>,
+                        Fixed<2>,
+                        Fixed<2>,
+                        AtMost<4>,
+                        Fixed<2>,
+                    >,
+                >,
+                MinorToMajor<15, 14, 13, 12, 11, 10, 9, 8, MinorToMajor<7, 6, 5, 4, 3, 2, 1, 0>>,
+                Tiles<Tile<2, 2>>,
+            >,
+        >()
+    );
+    assert_eq!(
+        TypeId::of::<
+            layout!(s4[?,2,2,2,2,2,2,2,2,2,2,128]{11,10,9,8,7,6,5,4,3,2,1,0:T(2,128)(8,1)E(4)}),
+        >(),
+        TypeId::of::<
+            DynArray<
+                elem::S4,
+                12,
+                DynDims<
+                    AnySize,
+                    Fixed<2>,
+                    Fixed<2>,
+                    Fixed<2>,
+                    Fixed<2>,
+                    Fixed<2>,
+                    Fixed<2>,
+                    Fixed<2>,
+                    DynDims<Fixed<2>, Fixed<2>, Fixed<2>, Fixed<128>>,
+                >,
+                MinorToMajor<11, 10, 9, 8, 7, 6, 5, 4, MinorToMajor<3, 2, 1, 0>>,
+                Tiles<Tile<2, 128>, Tile<8, 1>>,
+                Attrs<1, 4>,
+                Packed,
+            >,
+        >()
+    );
+    assert_eq!(
+        TypeId::of::<layout!(f32[<=64,256]{1,0:T(8,128)SC(0:16,32)})>(),
+        TypeId::of::<
+            DynArray<
+                elem::F32,
+                2,
+                DynDims<AtMost<64>, Fixed<256>>,
+                MinorToMajor<1, 0>,
+                Tiles<Tile<8, 128>>,
+                Attrs<1, 0, 0, 0, 0, Padded, SC<Split<0, 16, 32>>>,
+            >,
+        >()
+    );
+    assert_eq!(
+        TypeId::of::<layout!(s4[16,256]{1,0:T(8,128)(2,1)L(2)E(4)S(1)M(2)})>(),
+        TypeId::of::<
+            Array<
+                elem::S4,
+                2,
+                Dims<16, 256>,
+                MinorToMajor<1, 0>,
+                Tiles<Tile<8, 128>, Tile<2, 1>>,
+                Bitcast<2, 2048, 4, 256, 2, 1, 2, 1024, 128, 2, 4096>,
+                Attrs<2, 4, 1, 2>,
+                Packed,
+            >,
+        >()
+    );
+    assert_eq!(
+        TypeId::of::<
+            layout!(u8[1,1,1,1,1,1,1,1,1,2]{9,8,7,6,5,4,3,2,1,0}, padded = [1,1,1,1,1,1,1,1,2,3], padding = zero),
+        >(),
+        TypeId::of::<
+            Array<
+                elem::U8,
+                10,
+                Dims<1, 1, 1, 1, 1, 1, 1, 1, Dims<1, 2>>,
+                MinorToMajor<9, 8, 7, 6, 5, 4, 3, 2, MinorToMajor<1, 0>>,
+                Tiles,
+                Same,
+                Attrs<1, 0, 0, 0, 1, Padded<1, 1, 1, 1, 1, 1, 1, 1, Padded<2, 3>>>,
+            >,
+        >()
+    );
+    assert_eq!(
+        TypeId::of::<
+            layout!(f32[1024,256]{1,0:T(8,128)SC(0:8,16,24,32,40,48,56,64,72,80,88,96,104,112,120,128,136,144,152,160)(1:16,32,48)}),
+        >(),
+        TypeId::of::<
+            Array<
+                elem::F32,
+                2,
+                Dims<1024, 256>,
+                MinorToMajor<1, 0>,
+                Tiles<Tile<8, 128>>,
+                Bitcast<128, 2048, 8, 128, 2, 1024, 128, 1, 262144>,
+                Attrs<
+                    1,
+                    0,
+                    0,
+                    0,
+                    0,
+                    Padded,
+                    SC<
+                        Split<
+                            0,
+                            8,
+                            16,
+                            24,
+                            32,
+                            40,
+                            48,
+                            56,
+                            Split<
+                                64,
+                                72,
+                                80,
+                                88,
+                                96,
+                                104,
+                                112,
+                                120,
+                                Split<128, 136, 144, 152, 160>,
+                            >,
+                        >,
+                        Split<1, 16, 32, 48>,
+                    >,
+                >,
+            >,
+        >()
+    );
+}
+
 /// Implemented for layouts that must be pairwise different types: if any two were the same
 /// type, these impls would conflict and the test would not compile.
 trait Distinct {}

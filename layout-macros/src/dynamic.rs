@@ -1,18 +1,17 @@
 //! Spelling an array with dynamic dimensions (`?`, `<=N`) as a `xla_layout::typed::DynArray`
-//! of its readable arguments (`DynDims<AnySize, Fixed<1280>>`, `MinorToMajor<..>`, `Tiles<..>`,
-//! the attributes and storage), after the checks that only the macro can report with spans:
-//! the layout at its bounds, and no `*` merging a dynamic dimension.
+//! (`DynDims<AnySize, Fixed<1280>>`, `MinorToMajor<..>`, `Tiles<..>`, the attributes and
+//! storage) through the `DynSpelledN`/`DynPackedN` aliases, after the checks that only the
+//! macro can report with spans: the layout at its bounds, and no `*` merging a dynamic
+//! dimension.
 
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote};
-use xla_layout_core::typed::{NONE, marker_name};
+use xla_layout_core::typed::{DimKind, NONE, dim_code, marker_name};
 use xla_layout_core::{ArrayShape, Dim, Expr, Plan};
 
-use crate::limits::{check_capacity, fits_alias};
+use crate::limits::check_capacity;
 use crate::source::spanned;
-use crate::typelevel::{
-    attributes, lemp, packed, readable, slots, tile_numbers, tiles as tile_types,
-};
+use crate::typelevel::{lemp, packed, slots, splits, tile_numbers};
 
 /// The shape with every dimension static: dynamic ones at `dynamic(bound)` (`None` for `?`).
 fn at(a: &ArrayShape, dynamic: impl Fn(Option<i64>) -> i64) -> ArrayShape {
@@ -111,63 +110,38 @@ pub(crate) fn dyn_array_type(
         ));
     }
 
+    // Constants but for the element type and the split configs: see `typed::DynSpelled0`.
     let root = quote!(::xla_layout::typed);
     let elem = format_ident!("{}", marker_name(a.element_type));
-    let elem = quote!(#root::elem::#elem);
     let rank = Literal::usize_unsuffixed(a.rank());
-    let dims: Vec<TokenStream> = a
-        .dims
-        .iter()
-        .map(|d| match *d {
-            Dim::Unbounded => quote!(#root::AnySize),
-            Dim::Bounded(n) => {
-                let n = Literal::usize_unsuffixed(n as usize);
-                quote!(#root::AtMost<#n>)
-            }
-            Dim::Static(n) => {
-                let n = Literal::usize_unsuffixed(n as usize);
-                quote!(#root::Fixed<#n>)
-            }
-        })
-        .collect();
+    // Ranks 9 to 16 take the `Wide` aliases, with 16 `minor_to_major` entries.
+    let wide = a.rank() > 8;
+    let mut consts = vec![quote!(#rank)];
     let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
-    let packed = packed(a, &plan);
-    let storage = if packed {
-        quote!(#root::Packed)
+    consts.extend(slots(&m2m, if wide { 16 } else { 8 }));
+    for tile in &layout.tiles {
+        consts.extend(slots(&tile_numbers(tile), 8));
+    }
+    consts.extend(lemp(layout));
+    let splits = splits(&root, layout);
+    let dims = a.dims.iter().map(|d| {
+        let (kind, size) = match *d {
+            Dim::Unbounded => (DimKind::Unbounded, 0),
+            Dim::Bounded(n) => (DimKind::Bounded, n),
+            Dim::Static(n) => (DimKind::Static, n),
+        };
+        let kind = Literal::u8_unsuffixed(dim_code(kind));
+        let size = Literal::usize_unsuffixed(usize::try_from(size).unwrap_or(0));
+        quote!(#kind, #size)
+    });
+    let family = if packed(a, &plan) {
+        "DynPacked"
     } else {
-        quote!(#root::Direct)
+        "DynSpelled"
     };
-    if fits_alias(a) {
-        // Constants but for the element type and the dims: see `typed::DynSpelled0`.
-        let mut consts = vec![quote!(#rank)];
-        consts.extend(slots(&m2m, 8));
-        for tile in &layout.tiles {
-            consts.extend(slots(&tile_numbers(tile), 4));
-        }
-        consts.extend(lemp(layout));
-        let family = if packed { "DynPacked" } else { "DynSpelled" };
-        let alias = format_ident!("{family}{}", layout.tiles.len());
-        return Ok(quote!(#root::#alias<#elem, #(#consts,)* #(#dims),*>));
-    }
-    let dims = dyn_dims(&root, &dims);
-    let m2m = readable(&root, "MinorToMajor", &m2m);
-    let tiles = tile_types(&root, layout);
-    let (attrs, attrs_given) = attributes(&root, layout);
-    let mut args = vec![elem, quote!(#rank), dims, m2m, tiles];
-    let tail = [(attrs_given, attrs), (packed, storage)];
-    if let Some(last) = tail.iter().rposition(|(given, _)| *given) {
-        args.extend(tail.into_iter().take(last + 1).map(|(_, t)| t));
-    }
-    Ok(quote!(#root::DynArray<#(#args),*>))
-}
-
-/// The dims as `DynDims<..>`: up to 8, then the rest in the ninth argument.
-fn dyn_dims(root: &TokenStream, dims: &[TokenStream]) -> TokenStream {
-    let head = dims.iter().take(8);
-    if dims.len() > 8 {
-        let more = dyn_dims(root, &dims[8..]);
-        quote!(#root::DynDims<#(#head,)* #more>)
-    } else {
-        quote!(#root::DynDims<#(#head),*>)
-    }
+    let prefix = if wide { "Wide" } else { "" };
+    let alias = format_ident!("{prefix}{family}{}", layout.tiles.len());
+    Ok(quote!(
+        #root::#alias<#root::elem::#elem, #(#consts,)* #splits #(, #dims)*>
+    ))
 }

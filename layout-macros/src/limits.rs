@@ -1,6 +1,5 @@
-//! The limits of layout types that the macro reports with spans, and which layouts the
-//! `SpelledN`/`DynSpelledN` aliases can write. Shared by the static (`spell.rs`) and dynamic
-//! (`dynamic.rs`) spellings.
+//! The limits of layout types that the macro reports with spans. Shared by the static
+//! (`spell.rs`) and dynamic (`dynamic.rs`) spellings.
 
 use proc_macro2::Span;
 use xla_layout_core::ArrayShape;
@@ -55,14 +54,4 @@ pub(crate) fn check_capacity(
         )]);
     }
     Ok(())
-}
-
-/// Whether the `SpelledN`/`DynSpelledN` aliases can write a layout: rank up to 8, up to 4
-/// tiles of up to 4 dims, no split configs.
-pub(crate) fn fits_alias(a: &ArrayShape) -> bool {
-    let widest_tile = a.layout.tiles.iter().map(|t| t.dims().len()).max();
-    a.rank() <= 8
-        && a.layout.tiles.len() <= 4
-        && widest_tile.unwrap_or(0) <= 4
-        && a.layout.split_configs.is_empty()
 }

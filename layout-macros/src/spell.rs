@@ -5,10 +5,10 @@ use quote::{format_ident, quote};
 use xla_layout_core::typed::{NONE, marker_name, padding_code};
 use xla_layout_core::{ArrayShape, ErrorKind, Errors, PaddingValue, Plan, Shape};
 
-use crate::limits::{check_capacity, fits_alias};
+use crate::limits::check_capacity;
 use crate::skeleton::{Node, not_an_array_message};
 use crate::source::{Source, spanned};
-use crate::typelevel::{attributes, lemp, packed, readable, slots, tile_numbers, tiles};
+use crate::typelevel::{lemp, packed, signature_type, slots, splits, tile_numbers};
 
 /// The options after the literal: `padded = [..]` and `padding = zero|one|lowest|highest`.
 #[derive(Default)]
@@ -253,28 +253,13 @@ fn array_type(
     let tiles_span = node.and_then(Node::tiles_span).unwrap_or(array);
     check_capacity(&a, array, tiles_span, "static")?;
 
-    let root = quote!(::xla_layout::typed);
-    let elem = format_ident!("{}", marker_name(a.element_type));
-    let rank = Literal::usize_unsuffixed(a.rank());
-    let dims = readable(&root, "Dims", plan.dims());
-    let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
-    let m2m = readable(&root, "MinorToMajor", &m2m);
-    let tiles = tiles(&root, &a.layout);
-    // The arguments after the tiles: the trailing defaults are left out, so that the type
-    // reads like the layout.
     let layout = &a.layout;
     let padded: Vec<usize> = layout
         .padded_dimensions
         .iter()
         .map(|&p| p as usize)
         .collect();
-    let (attrs, attrs_given) = attributes(&root, layout);
     let packed = packed(&a, &plan);
-    let storage = if packed {
-        quote!(#root::Packed)
-    } else {
-        quote!(#root::Direct)
-    };
     let signature = plan.bitcast_signature();
     let opaque = signature.first() == Some(&usize::MAX);
     let tile_sizes = layout.tiles.iter().flat_map(tile_numbers);
@@ -301,50 +286,48 @@ fn array_type(
             ),
         )]);
     }
-    let fits_alias = fits_alias(&a) && padded.len() <= 8;
-    if fits_alias {
-        // Constants but for three arguments: see `typed::Spelled0`.
-        let mut consts = vec![quote!(#rank)];
-        consts.extend(slots(plan.dims(), 8));
-        let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
-        consts.extend(slots(&m2m, 8));
-        for tile in &layout.tiles {
-            consts.extend(slots(&tile_numbers(tile), 4));
-        }
-        consts.extend(lemp(layout));
-        let code = Literal::u8_unsuffixed(padding_code(layout.padding_value));
-        consts.push(quote!(#code));
-        consts.extend(slots(&padded, 8));
-        let signature = if opaque {
-            quote!(#root::Same)
-        } else {
-            readable(&root, "Bitcast", &signature)
-        };
-        let storage = if packed {
-            quote!(#root::Packed)
-        } else {
-            quote!(#root::Direct)
-        };
-        let alias = format_ident!("Spelled{}", layout.tiles.len());
-        return Ok(quote!(
-            #root::#alias<#root::elem::#elem, #(#consts,)* #signature, #storage>
-        ));
+
+    // Constants but for four arguments: see `typed::Spelled0`.
+    let root = quote!(::xla_layout::typed);
+    let elem = format_ident!("{}", marker_name(a.element_type));
+    let rank = Literal::usize_unsuffixed(a.rank());
+    // Ranks 9 to 16 take the `Wide` aliases, with 16 of each list.
+    let wide = a.rank() > 8;
+    let width = if wide { 16 } else { 8 };
+    let mut consts = vec![quote!(#rank)];
+    consts.extend(slots(plan.dims(), width));
+    let m2m: Vec<usize> = plan.physical_order().iter().rev().copied().collect();
+    consts.extend(slots(&m2m, width));
+    for tile in &layout.tiles {
+        consts.extend(slots(&tile_numbers(tile), 8));
     }
-    let signature = if opaque {
-        quote!(#root::Same)
+    consts.extend(lemp(layout));
+    let signature = signature_type(&root, &signature);
+    let storage = if packed {
+        quote!(#root::Packed)
     } else {
-        readable(&root, "Bitcast", &signature)
+        quote!(#root::Direct)
     };
-    let mut args = vec![quote!(#root::elem::#elem), quote!(#rank), dims, m2m, tiles];
-    let tail = [
-        (!opaque, signature),
-        (attrs_given, attrs),
-        (packed, storage),
-    ];
-    if let Some(last) = tail.iter().rposition(|(given, _)| *given) {
-        args.extend(tail.into_iter().take(last + 1).map(|(_, t)| t));
+    // The legacy padding and the split configs, left out when they are the defaults.
+    let mut tail = Vec::new();
+    let code = padding_code(layout.padding_value);
+    if code != 0 || !padded.is_empty() || !layout.split_configs.is_empty() {
+        let code = Literal::u8_unsuffixed(code);
+        tail.push(quote!(#code));
+        if wide {
+            let more = padded.len() > 8;
+            tail.push(quote!(#more));
+        }
+        tail.extend(slots(&padded, width));
     }
-    Ok(quote!(#root::Array<#(#args),*>))
+    if !layout.split_configs.is_empty() {
+        tail.push(splits(&root, layout));
+    }
+    let family = if wide { "WideSpelled" } else { "Spelled" };
+    let alias = format_ident!("{family}{}", layout.tiles.len());
+    Ok(quote!(
+        #root::#alias<#root::elem::#elem, #(#consts,)* #signature, #storage #(, #tail)*>
+    ))
 }
 
 /// The errors that `padded = [..]` makes in a valid array, each on the padded size at fault

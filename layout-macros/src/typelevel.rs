@@ -1,53 +1,19 @@
-//! Spelling values as the readable building blocks of `xla_layout::typed`: lists of numbers
-//! (`Dims<..>`, `MinorToMajor<..>`, `Tile<..>`, ..), the tiles, the attributes, the storage
-//! kind, and the constant arguments of the `SpelledN`/`DynSpelledN` aliases. Shared by the static
-//! (`spell.rs`) and dynamic (`dynamic.rs`) spellings.
+//! Spelling values as the arguments of the `SpelledN`/`DynSpelledN`/`DynPackedN` aliases of
+//! `xla_layout::typed`: lists of numbers as constants, the bitcast signature, the split
+//! configs, the storage kind. Shared by the static (`spell.rs`) and dynamic (`dynamic.rs`)
+//! spellings.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
-use xla_layout_core::typed::{NONE, padding_code};
-use xla_layout_core::{ArrayLayout, ArrayShape, PaddingValue, Plan, Tile, TileDim};
+use xla_layout_core::typed::{BITCAST_SLOTS, NONE};
+use xla_layout_core::{ArrayLayout, ArrayShape, Plan, Tile, TileDim};
 
-/// `items` as the readable list type `name` under `root` (`Dims<16, 256>`): up to 8 const
-/// arguments (32 for `Bitcast`), then the rest as a list of the same kind in the next one.
+/// `items` as the readable list type `name` under `root` (`Bitcast<12, 1, 12>`), when they fit
+/// its slots (32 for `Bitcast`, 8 for `Split`).
 pub(crate) fn readable(root: &TokenStream, name: &str, items: &[usize]) -> TokenStream {
-    let slots = if name == "Bitcast" {
-        xla_layout_core::typed::BITCAST_SLOTS
-    } else {
-        8
-    };
     let name = Ident::new(name, Span::call_site());
-    let head = items
-        .iter()
-        .take(slots)
-        .map(|&v| Literal::usize_unsuffixed(v));
-    if items.len() > slots {
-        let more = readable(root, &name.to_string(), &items[slots..]);
-        quote!(#root::#name<#(#head,)* #more>)
-    } else {
-        quote!(#root::#name<#(#head),*>)
-    }
-}
-
-/// The tiles of a layout as `Tiles<Tile<8, 128>, Tile<2, 1>>` under `root`, `*` as 0; up to 8
-/// tiles, then the rest in the ninth argument.
-pub(crate) fn tiles(root: &TokenStream, layout: &ArrayLayout) -> TokenStream {
-    let tiles: Vec<TokenStream> = layout
-        .tiles
-        .iter()
-        .map(|t| readable(root, "Tile", &tile_numbers(t)))
-        .collect();
-    tile_list(root, &tiles)
-}
-
-fn tile_list(root: &TokenStream, tiles: &[TokenStream]) -> TokenStream {
-    let head = tiles.iter().take(8);
-    if tiles.len() > 8 {
-        let more = tile_list(root, &tiles[8..]);
-        quote!(#root::Tiles<#(#head,)* #more>)
-    } else {
-        quote!(#root::Tiles<#(#head),*>)
-    }
+    let items = items.iter().map(|&v| Literal::usize_unsuffixed(v));
+    quote!(#root::#name<#(#items),*>)
 }
 
 /// `items` as `n` constant arguments, [`NONE`] for each missing one.
@@ -87,46 +53,54 @@ pub(crate) fn tile_numbers(tile: &Tile) -> Vec<usize> {
         .collect()
 }
 
-/// The attributes of a layout as `Attrs<..>`, its trailing defaults left out, and whether
-/// any is not the default.
-pub(crate) fn attributes(root: &TokenStream, layout: &ArrayLayout) -> (TokenStream, bool) {
-    let padded: Vec<usize> = layout
-        .padded_dimensions
-        .iter()
-        .map(|&p| p as usize)
-        .collect();
-    let splits: Vec<TokenStream> = layout
+/// The split configs of a layout as the last argument of the aliases: `SC` for none,
+/// `Splits<..>` (constants) when each has at most 15 indices, else `SC<..>` of each config as
+/// `Split<..>` (up to 7 indices) or `LongSplit<..>` (constants).
+pub(crate) fn splits(root: &TokenStream, layout: &ArrayLayout) -> TokenStream {
+    let configs: Vec<Vec<usize>> = layout
         .split_configs
         .iter()
         .map(|sc| {
             let mut entries = vec![sc.dimension as usize];
             entries.extend(sc.split_indices.iter().map(|&i| i as usize));
-            readable(root, "Split", &entries)
+            entries
         })
         .collect();
-    let code = Literal::u8_unsuffixed(padding_code(layout.padding_value));
-    let [l, e, s, m] = lemp(layout);
-    let args: Vec<TokenStream> = vec![
-        l,
-        e,
-        s,
-        m,
-        quote!(#code),
-        readable(root, "Padded", &padded),
-        quote!(#root::SC<#(#splits),*>),
-    ];
-    let defaults = [
-        layout.tail_padding_alignment_in_elements == 1,
-        layout.element_size_in_bits == 0,
-        layout.memory_space == 0,
-        layout.dynamic_shape_metadata_prefix_bytes <= 0,
-        layout.padding_value == PaddingValue::Unknown,
-        padded.is_empty(),
-        splits.is_empty(),
-    ];
-    let used = defaults.iter().rposition(|d| !d).map_or(0, |i| i + 1);
-    let args = &args[..used];
-    (quote!(#root::Attrs<#(#args),*>), used > 0)
+    if configs.is_empty() {
+        return quote!(#root::SC);
+    }
+    if configs.iter().all(|c| c.len() <= 16) {
+        let args = configs.iter().map(|c| {
+            let more = c.len() > 8;
+            let slots = slots(c, 16);
+            quote!(true, #more, #(#slots),*)
+        });
+        return quote!(#root::Splits<#(#args),*>);
+    }
+    let configs = configs.iter().map(|c| {
+        if c.len() <= 8 {
+            return readable(root, "Split", c);
+        }
+        // Whether it goes on past 8, 16, .. 248 entries.
+        let flags = (1..32).map(|k| c.len() > 8 * k);
+        let entries = c.iter().map(|&v| Literal::usize_unsuffixed(v));
+        quote!(#root::LongSplit<#(#flags,)* #(#entries),*>)
+    });
+    quote!(#root::SC<#(#configs),*>)
+}
+
+/// The bitcast signature argument: `Same` for a layout only bitcast-compatible with itself,
+/// `Bitcast<..>` up to 32 entries, else `LongBitcast<..>`.
+pub(crate) fn signature_type(root: &TokenStream, signature: &[usize]) -> TokenStream {
+    if signature.first() == Some(&usize::MAX) {
+        return quote!(#root::Same);
+    }
+    if signature.len() <= BITCAST_SLOTS {
+        return readable(root, "Bitcast", signature);
+    }
+    let flags = [64, 96, 128].map(|n| signature.len() > n);
+    let entries = signature.iter().map(|&v| Literal::usize_unsuffixed(v));
+    quote!(#root::LongBitcast<#(#flags,)* #(#entries),*>)
 }
 
 /// Whether a layout stores its elements as bits in bytes: `E(n)` differs from the natural

@@ -39,9 +39,10 @@
 //!
 //! The building blocks the macro spells types with (the readable lists `Dims`, `MinorToMajor`,
 //! `Tiles`, `Tile`, `NoTile`, `Bitcast`, `Same`, `Attrs`, `Padded`, `SC`, `Split`, for dynamic
-//! layouts `DynDims`, `AnySize`, `AtMost`, `Fixed`, `NoDim`, the aliases `Spelled0`..`Spelled4`,
-//! `DynSpelled0`..`DynSpelled4` and `DynPacked0`..`DynPacked4` it writes types through, and
-//! helpers such as `padding_code`) are
+//! layouts `DynDims`, `AnySize`, `AtMost`, `Fixed`, `NoDim`, the aliases `Spelled0`..`Spelled8`,
+//! `DynSpelled0`..`DynSpelled8`, `DynPacked0`..`DynPacked8` and their `Wide` forms, `Splits`,
+//! `LongSplit`, `LongBitcast`, `Tail` and `DynDim` it writes types through, and helpers such as
+//! `padding_code`) are
 //! public only because the macro's expansion names them from the user's crate. They are
 //! hidden from these docs and may change in any release: name layouts with `layout!`, and
 //! write generic code against [`Layout`].
@@ -86,8 +87,16 @@ pub use scalar::{
 };
 #[doc(hidden)]
 pub use spelled::{
-    DynPacked0, DynPacked1, DynPacked2, DynPacked3, DynPacked4, DynSpelled0, DynSpelled1,
-    DynSpelled2, DynSpelled3, DynSpelled4, Spelled0, Spelled1, Spelled2, Spelled3, Spelled4,
+    DimCode, DimOf, DynDim, DynPacked0, DynPacked1, DynPacked2, DynPacked3, DynPacked4, DynPacked5,
+    DynPacked6, DynPacked7, DynPacked8, DynSpelled0, DynSpelled1, DynSpelled2, DynSpelled3,
+    DynSpelled4, DynSpelled5, DynSpelled6, DynSpelled7, DynSpelled8, If, LongBitcast, LongSplit,
+    Select, Spelled0, Spelled1, Spelled2, Spelled3, Spelled4, Spelled5, Spelled6, Spelled7,
+    Spelled8, Splits, Tail, WideDynPacked0, WideDynPacked1, WideDynPacked2, WideDynPacked3,
+    WideDynPacked4, WideDynPacked5, WideDynPacked6, WideDynPacked7, WideDynPacked8,
+    WideDynSpelled0, WideDynSpelled1, WideDynSpelled2, WideDynSpelled3, WideDynSpelled4,
+    WideDynSpelled5, WideDynSpelled6, WideDynSpelled7, WideDynSpelled8, WideSpelled0, WideSpelled1,
+    WideSpelled2, WideSpelled3, WideSpelled4, WideSpelled5, WideSpelled6, WideSpelled7,
+    WideSpelled8, dim_code,
 };
 pub use storage::{Bits, Direct, Packed, StorageKind};
 pub use tiling::{MAX_TYPED_RANK, MAX_TYPED_TILES};
