@@ -178,15 +178,20 @@ fn pack_crumbs(dst: &mut [u8], src: &[u8], len: usize) -> usize {
     64 * v + pack::<4>(&mut dst[16 * v..], &src[64 * v..], len - 64 * v)
 }
 
-/// [`pack`] for `E(1)`: 16 bytes into 2 at a time, a vector's low bits gathered.
+/// [`pack`] for `E(1)`: 64 bytes into 8 at a time, four vectors' low bits gathered.
 #[inline]
 fn pack_bits(dst: &mut [u8], src: &[u8], len: usize) -> usize {
-    let v = len / 16;
-    let (to, _) = dst[..2 * v].as_chunks_mut::<2>();
-    for (k, o) in to.iter_mut().enumerate() {
-        *o = lanes::low_bits(lanes::at(src, 16 * k)).to_le_bytes();
+    let v = len / 64;
+    let (to, _) = dst[..8 * v].as_chunks_mut::<8>();
+    let (from, _) = src[..64 * v].as_chunks::<64>();
+    for (o, f) in to.iter_mut().zip(from) {
+        let mut bits = 0u64;
+        for k in 0..4 {
+            bits |= u64::from(lanes::low_bits(lanes::at(f, 16 * k))) << (16 * k);
+        }
+        *o = bits.to_le_bytes();
     }
-    16 * v + pack::<8>(&mut dst[2 * v..], &src[16 * v..], len - 16 * v)
+    64 * v + pack::<8>(&mut dst[8 * v..], &src[64 * v..], len - 64 * v)
 }
 
 const LOW_BITS: u64 = 0x0101_0101_0101_0101;
