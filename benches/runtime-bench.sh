@@ -131,8 +131,10 @@ above 1 is the second core's share of the memory bandwidth):
 $(table relayout-rayon)
 
 numpy's best equivalent of each relayout (\`benches/relayout_numpy.py\`: a reshape into the
-tiled dims, a transpose, and \`np.copyto\` into a preallocated array), against \`np.copyto\` of
-the same bytes, measured the same way (bf16 as uint16):
+tiled dims, a transpose, and \`np.copyto\` into a preallocated array; \`np.packbits\` and
+\`np.unpackbits\` for \`E(1)\`, which allocate their result), against \`np.copyto\` of the larger
+side's bytes, measured the same way (bf16 as uint16). numpy picks AVX2 or AVX-512 code at run
+time where it has it; this crate's kernels are SSE2, the x86-64 baseline:
 
 $(cat "$LOGS/numpy.txt")
 
@@ -147,6 +149,7 @@ summed so that nothing is optimised away; ns per element. \`layout\` is the \`la
 runtime \`Plan::offset\` (compiled at \`Plan::new\`: per dimension \`x·C0 + (x >> a1)·C1 + ...\`
 for power-of-two tiles, exact multiply-shift reciprocals otherwise, no hardware divide),
 \`plan-batch\` its batch form \`Plan::offsets\` over one row of 1024 indices at a time,
+\`plan-along\` \`Plan::offsets_along\` of each row from its first index (one offset per tile row),
 \`ndarray\` indexing an \`ndarray::Array2\` (untiled layouts only). The untiled \`hand\` loop
 is vectorised by the compiler, which a call per index cannot match.
 
