@@ -176,19 +176,7 @@ fn lanes<const N: usize, const M: usize>(
     let gather = at.stream && row == LINE;
     let scratch = scratch.as_flattened_mut();
     assert!(!gather || scratch.len() >= b * LINE, "scratch for a block");
-    let (src_row, out_row) = (at.sa * N, if gather { LINE } else { at.db * N });
-    // One group: `M` source rows of one vector from `f` (`src_row` apart) transposed into `M`
-    // destination rows of one vector from `o` (`out_row` apart).
-    let group = |s: &[u8], f: usize, out: &mut [u8], o: usize| {
-        // SAFETY: the callers' `f + (M - 1)·src_row + 16 <= s.len()`: see there.
-        let mut v: [lanes::V; M] =
-            core::array::from_fn(|i| unsafe { lanes::at_unchecked(s, f + i * src_row) });
-        lanes::shuffle::<N, M>(&mut v, lanes::log2(M));
-        for (i, v) in v.iter().enumerate() {
-            // SAFETY: the callers' `o + (M - 1)·out_row + 16 <= out.len()`: see there.
-            unsafe { lanes::put_unchecked(*v, out, o + i * out_row) };
-        }
-    };
+    let (src_row, out_row) = (at.sa * N, at.db * N);
     if at.reps == 0 {
         return;
     }
@@ -208,14 +196,16 @@ fn lanes<const N: usize, const M: usize>(
                     to(gy * M) + gx * lanes::BYTES,
                 );
                 for r in 0..at.reps {
-                    // SAFETY (of `group`'s accesses): block `r`'s row `gx·M + i < a` starts at `r·ss + from(gx·M) + i·sa·N =
-                    // r·ss + from(gx·M + i)` (asserted above), at most `r·ss +
-                    // from(a - 1)`, and `gy·16 + 16 <= (b / M)·M·N <= b·N` (`M·N = 16`):
-                    // its 16 bytes end within `last·ss + src_span = s.len()`. Its row
+                    // SAFETY: block `r`'s row `gx·M + i < a` starts at `r·ss + from(gx·M) +
+                    // i·sa·N = r·ss + from(gx·M + i)` (asserted above), at most `r·ss +
+                    // from(a - 1)`, and `gy·16 + 16 <= (b / M)·M·N <= b·N` (`M·N = 16`): its
+                    // 16 bytes end within `last·ss + src_span = s.len()`. Its destination row
                     // `gy·M + i < b` starts at `r·ds + to(gy·M) + i·db·N = r·ds + to(gy·M + i)
-                    // <= r·ds + to(b - 1)`, and `gx·16 + 16 <= (a / M)·M·N <= a·N = row`:
-                    // its 16 bytes end within `last·ds + dst_span = out.len()`.
-                    group(s, r * ss + f, out, r * ds + o);
+                    // <= r·ds + to(b - 1)`, and `gx·16 + 16 <= (a / M)·M·N <= a·N = row`: its
+                    // 16 bytes end within `last·ds + dst_span = out.len()`.
+                    unsafe {
+                        group::<N, M>(s, (r * ss + f, src_row), out, (r * ds + o, out_row));
+                    }
                 }
             }
         }
@@ -227,19 +217,20 @@ fn lanes<const N: usize, const M: usize>(
         let out = &mut scratch[..b * LINE];
         for gy in 0..b / M {
             for gx in 0..a / M {
-                // SAFETY (of `group`'s accesses): row `gx·M + i < a` starts at
-                // `from(gx·M) + i·sa·N = from(gx·M + i) <=
-                // from(a - 1)` (asserted above), and `gy·16 + 16 <= (b / M)·M·N <= b·N`
-                // (`M·N = 16`), so its 16 bytes end within `src_span = s.len()`. In
-                // `scratch`, row `gy·M + i < b` starts at `(gy·M + i)·LINE`, and `gx·16 + 16
-                // <= (a / M)·M·N <= a·N = row = LINE`: the bytes end within `b·LINE =
+                // SAFETY: row `gx·M + i < a` starts at `from(gx·M) + i·sa·N = from(gx·M + i)
+                // <= from(a - 1)` (asserted above), and `gy·16 + 16 <= (b / M)·M·N <= b·N`
+                // (`M·N = 16`), so its 16 bytes end within `src_span = s.len()`. In `scratch`,
+                // row `gy·M + i < b` starts at `(gy·M + i)·LINE`, and `gx·16 + 16 <=
+                // (a / M)·M·N <= a·N = row = LINE`: its 16 bytes end within `b·LINE =
                 // out.len()`.
-                group(
-                    s,
-                    from(gx * M) + gy * lanes::BYTES,
-                    out,
-                    gy * M * LINE + gx * lanes::BYTES,
-                );
+                unsafe {
+                    group::<N, M>(
+                        s,
+                        (from(gx * M) + gy * lanes::BYTES, src_row),
+                        out,
+                        (gy * M * LINE + gx * lanes::BYTES, LINE),
+                    );
+                }
             }
         }
         let d = &mut dst[d0..d0 + dst_span];
@@ -247,6 +238,32 @@ fn lanes<const N: usize, const M: usize>(
             let line: &mut [u8; LINE] = (&mut d[to(y)..][..LINE]).try_into().expect("a line");
             stream::line(line, o);
         }
+    }
+}
+
+/// One group of the vector transpose: `M` source rows of one vector each, from byte `f`
+/// of `s` and `f_row` bytes apart, transposed by `log2 M` rounds of [`lanes::shuffle`] into
+/// `M` destination rows of one vector each, from byte `o` of `out` and `o_row` apart.
+///
+/// # Safety
+/// `f + (M - 1)·f_row + 16 <= s.len()` and `o + (M - 1)·o_row + 16 <= out.len()`.
+#[inline(always)]
+#[allow(unsafe_code)]
+unsafe fn group<const N: usize, const M: usize>(
+    s: &[u8],
+    (f, f_row): (usize, usize),
+    out: &mut [u8],
+    (o, o_row): (usize, usize),
+) {
+    // SAFETY: row `i < M` starts at `f + i·f_row`, and its 16 bytes end within `s` (the
+    // caller's contract).
+    let mut v: [lanes::V; M] =
+        core::array::from_fn(|i| unsafe { lanes::at_unchecked(s, f + i * f_row) });
+    lanes::shuffle::<N, M>(&mut v, lanes::log2(M));
+    for (i, v) in v.iter().enumerate() {
+        // SAFETY: row `i < M` starts at `o + i·o_row`, and its 16 bytes end within `out` (the
+        // caller's contract).
+        unsafe { lanes::put_unchecked(*v, out, o + i * o_row) };
     }
 }
 
