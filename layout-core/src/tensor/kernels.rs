@@ -134,9 +134,9 @@ fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
 
 /// `reps` blocks of `at.sides.1` destination rows of `at.sides.0` slots, from as many
 /// source rows of as many slots: sub-blocks of `M × M` slots (`M · N` = 16 bytes, one
-/// vector per row) transposed by `log2 M` rounds of [`lanes::shuffle`], gathered into whole
-/// destination rows of at most [`LINE`] bytes, then stored (streamed when they are whole
-/// lines).
+/// vector per row) transposed by `log2 M` rounds of [`lanes::shuffle`], then stored in place,
+/// or, when the copy streams and the destination rows are whole lines (up to four a row),
+/// gathered in `scratch` and streamed.
 #[inline(never)]
 #[allow(unsafe_code)]
 fn lanes<const N: usize, const M: usize>(
@@ -173,9 +173,8 @@ fn lanes<const N: usize, const M: usize>(
     let src_span = from(a - 1) + b * N;
     let dst_span = to(b - 1) + row;
     // Whole lines are gathered in `scratch` and streamed; anything else is stored in place.
-    let gather = at.stream && row == LINE;
     let scratch = scratch.as_flattened_mut();
-    assert!(!gather || scratch.len() >= b * LINE, "scratch for a block");
+    let gather = at.stream && row.is_multiple_of(LINE) && b * row <= scratch.len();
     let (src_row, out_row) = (at.sa * N, at.db * N);
     if at.reps == 0 {
         return;
@@ -214,29 +213,30 @@ fn lanes<const N: usize, const M: usize>(
     for r in 0..at.reps {
         let (d0, s0) = ((at.at.0 + r * at.step.0) * N, (at.at.1 + r * at.step.1) * N);
         let s = &src[s0..s0 + src_span];
-        let out = &mut scratch[..b * LINE];
+        let out = &mut scratch[..b * row];
         for gy in 0..b / M {
             for gx in 0..a / M {
                 // SAFETY: row `gx·M + i < a` starts at `from(gx·M) + i·sa·N = from(gx·M + i)
                 // <= from(a - 1)` (asserted above), and `gy·16 + 16 <= (b / M)·M·N <= b·N`
                 // (`M·N = 16`), so its 16 bytes end within `src_span = s.len()`. In `scratch`,
-                // row `gy·M + i < b` starts at `(gy·M + i)·LINE`, and `gx·16 + 16 <=
-                // (a / M)·M·N <= a·N = row = LINE`: its 16 bytes end within `b·LINE =
-                // out.len()`.
+                // row `gy·M + i < b` starts at `(gy·M + i)·row`, and `gx·16 + 16 <=
+                // (a / M)·M·N <= a·N = row`: its 16 bytes end within `b·row = out.len()`.
                 unsafe {
                     group::<N, M>(
                         s,
                         (from(gx * M) + gy * lanes::BYTES, src_row),
                         out,
-                        (gy * M * LINE + gx * lanes::BYTES, LINE),
+                        (gy * M * row + gx * lanes::BYTES, row),
                     );
                 }
             }
         }
         let d = &mut dst[d0..d0 + dst_span];
-        for (y, o) in scratch[..b * LINE].as_chunks::<LINE>().0.iter().enumerate() {
-            let line: &mut [u8; LINE] = (&mut d[to(y)..][..LINE]).try_into().expect("a line");
-            stream::line(line, o);
+        for (y, o) in scratch[..b * row].chunks_exact(row).enumerate() {
+            let (lines, _) = d[to(y)..][..row].as_chunks_mut::<LINE>();
+            for (line, o) in lines.iter_mut().zip(o.as_chunks::<LINE>().0) {
+                stream::line(line, o);
+            }
         }
     }
 }
