@@ -463,6 +463,9 @@ impl<D: AsRef<[L::Elem]> + AsMut<[L::Elem]>, L: Layout<Word = <L as Layout>::Ele
 {
     /// Mutable references to the elements in logical row-major order, without allocating:
     /// the logical walk of [`iter`](TensorBase::iter) handing out one reference per element.
+    /// `for_each` (and every adapter that folds) goes run by run, as fast as a loop over a
+    /// slice; a `for` loop calls `next` per element, about 1 ns each (BENCHMARKS.md), so
+    /// prefer `for_each` or [`map_inplace`](TensorBase::map_inplace) in hot loops.
     ///
     /// ```
     /// use xla_layout::{layout, tensor::Tensor};
