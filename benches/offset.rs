@@ -83,6 +83,21 @@ fn traverse(load: impl Fn(usize, usize) -> u32) -> u32 {
     acc
 }
 
+/// Σ of the bits of `data` at the offsets of every row `i`, which `row(i, offsets)` writes
+/// into `offsets`: the batch forms, a row at a time.
+#[inline(always)]
+fn by_rows<E: Sample>(data: &[E], mut row: impl FnMut(usize, &mut [usize])) -> u32 {
+    let mut offsets = [0usize; N];
+    let mut acc = 0u32;
+    for i in 0..N {
+        row(i, &mut offsets);
+        for &o in &offsets {
+            acc = acc.wrapping_add(data[o].bits());
+        }
+    }
+    acc
+}
+
 /// The `layout!`, hand-written and `Plan` variants for layout `L`, in group `group`.
 fn variants<L>(
     c: &mut Criterion,
@@ -130,36 +145,22 @@ fn variants<L>(
     });
     g.bench_function("plan-batch", |b| {
         let mut indices = vec![[0usize; 2]; N];
-        let mut offsets = vec![0usize; N];
         b.iter(|| {
-            let data = black_box(data);
             let plan = black_box(&plan);
-            let mut acc = 0u32;
-            for i in 0..N {
+            by_rows(black_box(data), |i, offsets| {
                 for (j, index) in indices.iter_mut().enumerate() {
                     *index = [i, j];
                 }
-                plan.offsets(&indices, &mut offsets);
-                for &o in &offsets {
-                    acc = acc.wrapping_add(bits(data[o]));
-                }
-            }
-            acc
+                plan.offsets(&indices, offsets);
+            })
         });
     });
     g.bench_function("plan-along", |b| {
-        let mut offsets = vec![0usize; N];
         b.iter(|| {
-            let data = black_box(data);
             let plan = black_box(&plan);
-            let mut acc = 0u32;
-            for i in 0..N {
-                plan.offsets_along(&[i, 0], 1, &mut offsets);
-                for &o in &offsets {
-                    acc = acc.wrapping_add(bits(data[o]));
-                }
-            }
-            acc
+            by_rows(black_box(data), |i, offsets| {
+                plan.offsets_along(&[i, 0], 1, offsets)
+            })
         });
     });
     if let Some(a) = ndarray {

@@ -57,27 +57,12 @@ def case(name, dtype, shape, view, axes, back=False):
         v = src.reshape(view)
         dst = np.empty(tuple(view[a] for a in axes), dtype=dtype)
         go = lambda: np.copyto(dst, v.transpose(axes))
-    plain = np.empty_like(src)
-    ratios, ours, mems = [], [], []
-    for _ in range(ROUNDS):
-        evict()
-        t = time.perf_counter()
-        np.copyto(plain, src)
-        m = time.perf_counter() - t
-        evict()
-        t = time.perf_counter()
-        go()
-        k = time.perf_counter() - t
-        ratios.append(m / k)
-        ours.append(k)
-        mems.append(m)
-    med = lambda v: sorted(v)[len(v) // 2]
-    gb = src.nbytes / 1e9
-    print(f"| {name} | {gb / med(ours):.2f} | {gb / med(mems):.2f} | {med(ratios):.2f} |")
+    timed(name, src.nbytes, src, go)
 
 
 def timed(name, nbytes, src, go):
-    """Rounds of (evict, np.copyto of `src`, evict, `go`), as `case` does."""
+    """Rounds of (evict, np.copyto of `src`, evict, `go`): the median rate of each and the
+    median of the rounds' ratios, `nbytes` bytes a round."""
     plain = np.empty_like(src)
     ratios, ours, mems = [], [], []
     for _ in range(ROUNDS):

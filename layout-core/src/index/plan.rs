@@ -340,8 +340,9 @@ impl Plan {
 
     /// The offsets of many indices at once: `out[n] = offset(indices[n])`, with the plan's
     /// compiled terms read once for the whole batch. Each offset costs about what one
-    /// [`offset`](Self::offset) call costs (BENCHMARKS.md; a loop that calls `offset` where
-    /// it is inlined can do better, by hoisting what an outer index contributes). Indices are
+    /// [`offset`](Self::offset) call costs (BENCHMARKS.md); for consecutive indices along one
+    /// dimension (a row), [`offsets_along`](Self::offsets_along) computes one offset per tile
+    /// row and is several times faster. Indices are
     /// anything that views as `&[usize]`: arrays `[usize; R]`, `Vec<usize>`, slices. Each must
     /// be in bounds, as for `offset`.
     ///

@@ -461,8 +461,9 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
 impl<D: AsRef<[L::Elem]> + AsMut<[L::Elem]>, L: Layout<Word = <L as Layout>::Elem>>
     TensorBase<D, L>
 {
-    /// Mutable references to the elements in logical row-major order, without allocating:
-    /// the logical walk of [`iter`](TensorBase::iter) handing out one reference per element.
+    /// Mutable references to the elements in logical row-major order, with no allocation per
+    /// element: the logical walk of [`iter`](TensorBase::iter) (whose tables, one entry per
+    /// coordinate of each dimension, are allocated once) handing out one reference per element.
     /// `for_each` (and every adapter that folds) goes run by run, as fast as a loop over a
     /// slice; a `for` loop calls `next` per element, about 1 ns each (BENCHMARKS.md), so
     /// prefer `for_each` or [`map_inplace`](TensorBase::map_inplace) in hot loops.
