@@ -39,11 +39,7 @@ impl Plan {
     fn digit(&self, dim: usize) -> Option<Digit> {
         let mut entry = self.physical.iter().position(|&d| d == dim)?;
         let mut width = self.dims.len();
-        let mut digit = Digit {
-            entry,
-            splits: [0; MAX_SPLITS],
-            count: 0,
-        };
+        let (mut splits, mut count) = ([0; MAX_SPLITS], 0);
         for step in &self.steps {
             match step {
                 Step::Pad { by } => {
@@ -66,20 +62,23 @@ impl Plan {
                     let k = sizes.len();
                     // A tile of size 1 leaves the digit in the quotient, in place.
                     if (*start..*start + k).contains(&entry) && sizes[entry - start] > 1 {
-                        if digit.count == MAX_SPLITS {
+                        if count == MAX_SPLITS {
                             return None;
                         }
                         let j = entry - start;
-                        digit.splits[digit.count] = usize::try_from(sizes[j]).ok()?;
-                        digit.count += 1;
+                        splits[count] = usize::try_from(sizes[j]).ok()?;
+                        count += 1;
                         entry = width + j;
                     }
                     width += k;
                 }
             }
         }
-        digit.entry = entry;
-        Some(digit)
+        Some(Digit {
+            entry,
+            splits,
+            count,
+        })
     }
 
     /// The offsets of `out.len()` consecutive indices along dimension `dim` from `start`:

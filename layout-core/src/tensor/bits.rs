@@ -294,10 +294,8 @@ pub(crate) fn copy(
     parts: Range<usize>,
     stream: bool,
 ) {
-    let mut scratch = Scratch {
-        lines: stream::Lines::default(),
-        stream,
-    };
+    // Made (4 KiB zeroed) on the first block only: runs and elements do not use it.
+    let mut scratch = None;
     nest.walk(parts, &mut |leaf: &Leaf<'_>| {
         let whole = match nest.kernel {
             Kernel::Block { a, b, .. } => nest.whole_steps(leaf, &[a, b]),
@@ -312,8 +310,11 @@ pub(crate) fn copy(
                     fields.run(dst, src, d, s, len);
                 }
                 Kernel::Block { a, b, form } => {
-                    let fast =
-                        k < whole && fields.nibbles(&mut scratch, dst, src, (d, s), [a, b], form);
+                    let scratch = scratch.get_or_insert_with(|| Scratch {
+                        lines: stream::Lines::default(),
+                        stream,
+                    });
+                    let fast = k < whole && fields.nibbles(scratch, dst, src, (d, s), [a, b], form);
                     if !fast {
                         let wide = match form {
                             Form::Lanes { wide } => wide,
