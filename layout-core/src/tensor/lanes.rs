@@ -20,9 +20,9 @@ mod imp {
     use core::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_packs_epi32,
         _mm_packus_epi16, _mm_set1_epi8, _mm_set1_epi16, _mm_set1_epi32, _mm_slli_epi16,
-        _mm_srli_epi16, _mm_srli_epi32, _mm_storeu_si128, _mm_unpackhi_epi8, _mm_unpackhi_epi16,
-        _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi8, _mm_unpacklo_epi16,
-        _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+        _mm_srli_epi16, _mm_srli_epi32, _mm_storeu_si128, _mm_stream_si128, _mm_unpackhi_epi8,
+        _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi8,
+        _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
     };
 
     /// 16 bytes in an SSE2 register.
@@ -59,6 +59,18 @@ mod imp {
         // SAFETY: `p` is writable for 16 bytes (the caller's contract); `_mm_storeu_si128`
         // takes any alignment; SSE2 is part of the x86_64 baseline.
         unsafe { _mm_storeu_si128(p.cast::<__m128i>(), v.0) }
+    }
+
+    /// A non-temporal store (`movntdq`): the line goes to memory through a write-combining
+    /// buffer, not into the cache.
+    ///
+    /// # Safety
+    /// `p` is valid for writes of 16 bytes and 16-byte aligned.
+    #[inline(always)]
+    pub(crate) unsafe fn stream_ptr(v: V, p: *mut u8) {
+        // SAFETY: `p` is writable for 16 bytes and 16-byte aligned, as `_mm_stream_si128`
+        // needs (the caller's contract); SSE2 is part of the x86_64 baseline.
+        unsafe { _mm_stream_si128(p.cast::<__m128i>(), v.0) }
     }
 
     /// The low halves of `a` and `b`, slots of `W` bytes interleaved.
@@ -203,6 +215,16 @@ mod imp {
         unsafe { p.cast::<[u8; 16]>().write(v.0) }
     }
 
+    /// A plain store: the target has no non-temporal one here.
+    ///
+    /// # Safety
+    /// `p` is valid for writes of 16 bytes.
+    #[inline(always)]
+    pub(crate) unsafe fn stream_ptr(v: V, p: *mut u8) {
+        // SAFETY: the caller's contract is `store_ptr`'s.
+        unsafe { store_ptr(v, p) }
+    }
+
     #[inline(always)]
     fn half<const W: usize>(a: V, b: V, from: usize) -> V {
         let mut o = [0u8; 16];
@@ -336,6 +358,20 @@ pub(crate) unsafe fn put_unchecked(v: V, d: &mut [u8], at: usize) {
     // SAFETY: `at + 16 <= d.len()` (the caller's contract), so the 16 bytes from `at` are in
     // `d`, which is borrowed mutably.
     unsafe { imp::store_ptr(v, d.as_mut_ptr().add(at)) }
+}
+
+/// Writes `v` into the 16 bytes of `d` from `at` with a non-temporal store (call
+/// `stream::fence` after the last one), without a bounds check.
+///
+/// # Safety
+/// `at + 16 <= d.len()`, and `d`'s byte `at` is 16-byte aligned.
+#[inline(always)]
+pub(crate) unsafe fn stream_unchecked(v: V, d: &mut [u8], at: usize) {
+    debug_assert!(at + BYTES <= d.len());
+    debug_assert!(d.as_ptr().wrapping_add(at).align_offset(BYTES) == 0);
+    // SAFETY: `at + 16 <= d.len()` (the caller's contract), so the 16 bytes from `at` are in
+    // `d`, which is borrowed mutably, and they start 16-byte aligned (the caller's contract).
+    unsafe { imp::stream_ptr(v, d.as_mut_ptr().add(at)) }
 }
 
 /// Writes `v` into the 16 bytes of `d` from `at`.
