@@ -301,8 +301,11 @@ impl Nest {
         };
         // A kernel that writes whole lines on one side leaves nothing for its neighbours to
         // finish there: the loops then follow the other side's memory order (largest stride
-        // outermost), so that it streams sequentially. The source's order when both sides are
-        // whole lines (reads in order, writes streamed). Otherwise the loops that move little
+        // outermost), so that it streams sequentially. The source's order when the destination
+        // rows are whole lines, the transposes' too (reads in order, writes streamed; measured
+        // 4-D reversals 0.39-0.44 -> 0.50-0.61 of memcpy against the order of the smaller
+        // strides, which walked a block's rows 256 bytes at a time across many pages).
+        // Otherwise the loops that move little
         // on either side stay inside, so that the lines a kernel touches in part are finished
         // by the next few kernels while they are still in the L1 cache.
         let (src_row, dst_row) = kernel.rows();
@@ -315,7 +318,7 @@ impl Nest {
             }
         );
         loops.sort_by_key(|l| {
-            core::cmp::Reverse(if !blocks || lanes {
+            core::cmp::Reverse(if !blocks || (lanes && dst_row < line) {
                 (l.dst.min(l.src), l.src)
             } else if dst_row >= line {
                 (l.src, l.dst)
