@@ -66,7 +66,7 @@ fn write(bytes: &mut [u8], start: usize, bits: usize, v: u128) {
 
 /// The working memory of the `E(4)` kernels, and whether they stream.
 struct Scratch {
-    lines: stream::Lines,
+    lines: alloc::boxed::Box<stream::Lines>,
     stream: bool,
 }
 
@@ -311,7 +311,7 @@ pub(crate) fn copy(
                 }
                 Kernel::Block { a, b, form } => {
                     let scratch = scratch.get_or_insert_with(|| Scratch {
-                        lines: stream::Lines::default(),
+                        lines: stream::Lines::boxed(),
                         stream,
                     });
                     let fast = k < whole && fields.nibbles(scratch, dst, src, (d, s), [a, b], form);

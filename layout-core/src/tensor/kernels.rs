@@ -601,7 +601,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
             let mut lines = [[0u8; LINE]; 0];
             let mut full;
             let scratch: &mut Scratch = if stream {
-                full = stream::Lines::default();
+                full = stream::Lines::boxed();
                 &mut full.0
             } else {
                 &mut lines

@@ -400,9 +400,17 @@ impl Nest {
     /// [`walk`](Self::walk) over the steps `slice.steps` of the loop at `slice.depth` only,
     /// destination offsets counted from slot `slice.origin`.
     pub(crate) fn walk_from(&self, slice: &Slice, leaf: &mut impl FnMut(&Leaf<'_>)) {
-        // A plan's rank is at most its expanded rank.
-        let mut base = [0; MAX_EXPANDED_RANK];
-        let base = &mut base[..self.bounds.len()];
+        // A plan's rank is at most its expanded rank; zeroing all of that for every call
+        // measured a tenth of a 4 KiB transposed copy.
+        let mut few = [0; 8];
+        let mut many;
+        let base = match self.bounds.len() {
+            n if n <= few.len() => &mut few[..n],
+            n => {
+                many = [0; MAX_EXPANDED_RANK];
+                &mut many[..n]
+            }
+        };
         match self.outer.split_last() {
             None => {
                 if slice.steps.contains(&0) {
