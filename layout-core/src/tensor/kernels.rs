@@ -397,17 +397,31 @@ fn zip<W: Word<N>, const N: usize, const A: usize>(
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
         let rows: [&[[u8; N]]; A] = core::array::from_fn(|x| &src[s0 + x * at.sa..][..len]);
         let (out, _) = dst[d0..d0 + A * len].as_chunks_mut::<A>();
-        let out = if at.stream { &mut buf[..len] } else { out };
         // Whole vectors: `M` slots of each row, `log2 A` rounds, `A` vectors out.
         let m = lanes::BYTES / N;
         let whole = if N <= 8 { len - len % m } else { 0 };
+        // The run is written in order: streamed straight from the registers when it is all
+        // whole vectors and whole lines, else gathered in `buf` and streamed.
+        let direct = at.stream
+            && whole == len
+            && out.as_ptr().align_offset(LINE) == 0
+            && (A * len * N).is_multiple_of(LINE);
+        let out = if at.stream && !direct {
+            &mut buf[..len]
+        } else {
+            out
+        };
         for c in (0..whole).step_by(m) {
             let mut v: [lanes::V; A] =
                 core::array::from_fn(|x| lanes::at(rows[x].as_flattened(), c * N));
             lanes::shuffle::<N, A>(&mut v, lanes::log2(A));
             let to = out[c..c + m].as_flattened_mut().as_flattened_mut();
             for (k, v) in v.iter().enumerate() {
-                lanes::put(*v, to, k * lanes::BYTES);
+                if direct {
+                    lanes::stream(*v, to, k * lanes::BYTES);
+                } else {
+                    lanes::put(*v, to, k * lanes::BYTES);
+                }
             }
         }
         let out = &mut out[whole..];
@@ -439,7 +453,7 @@ fn zip<W: Word<N>, const N: usize, const A: usize>(
                 }
             }
         }
-        if at.stream {
+        if at.stream && !direct {
             let out = &mut dst[d0..d0 + A * len];
             stream::copy(
                 out.as_flattened_mut(),

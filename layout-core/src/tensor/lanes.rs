@@ -374,6 +374,19 @@ pub(crate) unsafe fn stream_unchecked(v: V, d: &mut [u8], at: usize) {
     unsafe { imp::stream_ptr(v, d.as_mut_ptr().add(at)) }
 }
 
+/// Writes `v` into the 16 bytes of `d` from `at`: with a non-temporal store if they are
+/// 16-byte aligned (call `stream::fence` after the last one), else a plain one.
+#[inline(always)]
+pub(crate) fn stream(v: V, d: &mut [u8], at: usize) {
+    let b: &mut [u8; BYTES] = (&mut d[at..at + BYTES]).try_into().expect("16 bytes");
+    if b.as_ptr().align_offset(BYTES) == 0 {
+        // SAFETY: `b` is 16 bytes borrowed mutably, and 16-byte aligned (checked).
+        unsafe { imp::stream_ptr(v, b.as_mut_ptr()) }
+    } else {
+        store(v, b);
+    }
+}
+
 /// Writes `v` into the 16 bytes of `d` from `at`.
 #[inline(always)]
 pub(crate) fn put(v: V, d: &mut [u8], at: usize) {

@@ -659,6 +659,11 @@ mod tests {
             ("f32[16,16,32,16]{3,2,1,0}", "f32[16,16,32,16]{1,0,3,2}"),
             ("bf16[4,8,16,32]{3,2,1,0}", "bf16[4,8,16,32]{0,1,2,3}"),
             ("u8[8,64,4,64]{3,2,1,0}", "u8[8,64,4,64]{0,1,2,3}"),
+            ("bf16[16,256]{1,0}", "bf16[16,256]{1,0:T(8,128)(2,1)}"),
+            ("u8[64,256]{1,0}", "u8[64,256]{1,0:T(64,128)(8,1)}"),
+            ("u8[70,200]{1,0}", "u8[70,200]{1,0:T(64,128)(8,1)}"),
+            ("s4[64,256]{1,0:E(4)}", "s4[64,256]{1,0:T(64,128)(8,1)E(4)}"),
+            ("s4[16,256]{1,0:E(4)}", "s4[16,256]{1,0:T(8,128)(2,1)E(4)}"),
         ];
         for (a, b) in pairs {
             let (a, b) = (parse_array(a).unwrap(), parse_array(b).unwrap());
@@ -671,18 +676,23 @@ mod tests {
                 let mut dst = AlignedBuf::filled(plan.dst_bytes(), 0xa5u8);
                 plan.run_streamed(&src, &mut dst, 0..plan.parts(), true);
                 let (pa, pb) = (crate::Plan::new(a).unwrap(), crate::Plan::new(b).unwrap());
-                let width = pa.element_bits() / 8;
+                // Element bits at bit `at` of a buffer (fields low bits first), and marks
+                // the bytes they lie in as written.
+                let bits = pa.element_bits();
+                let field = |buf: &[u8], at: usize| -> Vec<u8> {
+                    if bits >= 8 {
+                        buf[at / 8..][..bits / 8].to_vec()
+                    } else {
+                        alloc::vec![(buf[at / 8] >> (at % 8)) & ((1u8 << bits) - 1)]
+                    }
+                };
                 let mut written = alloc::vec![false; dst.len()];
                 let dims = pa.dims().to_vec();
                 let mut index = alloc::vec![0usize; dims.len()];
                 'all: loop {
-                    let (s, d) = (pa.offset(&index) * width, pb.offset(&index) * width);
-                    assert_eq!(
-                        src[s..s + width],
-                        dst[d..d + width],
-                        "{a} -> {b} at {index:?}"
-                    );
-                    written[d..d + width].fill(true);
+                    let (s, d) = (pa.offset(&index) * bits, pb.offset(&index) * bits);
+                    assert_eq!(field(&src, s), field(&dst, d), "{a} -> {b} at {index:?}");
+                    written[d / 8..(d + bits).div_ceil(8)].fill(true);
                     for k in (0..dims.len()).rev() {
                         index[k] += 1;
                         if index[k] < dims[k] {
