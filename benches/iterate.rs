@@ -10,13 +10,14 @@
 //! - `iter_physical-index`: the sum plus `i ^ j` of each element's index, so that the index is
 //!   computed (more work than the slice loop, which has no index).
 //!
-//! `cargo bench -p xla-layout-benches --bench iterate`; prints ns/element and each variant's
-//! ratio to its raw-slice loop after criterion's report.
+//! `cargo bench -p xla-layout-benches --bench iterate`; prints ns/element (criterion's median)
+//! and each variant's ratio to its raw-slice loop after criterion's report: the median of 31
+//! rounds that time both back to back, the steadier figure on a shared machine.
 
 mod common;
 
 use std::hint::black_box;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use criterion::{Criterion, Throughput};
 use xla_layout::tensor::Tensor;
@@ -25,136 +26,153 @@ use xla_layout::{StaticLayout, layout};
 type RowsF32 = layout!(f32[1024,1024]{1,0});
 type TilesF32 = layout!(f32[1024,1024]{1,0:T(8,128)});
 
-/// Each variant and the raw-slice loop it is compared with.
-const VARIANTS: [(&str, &str); 9] = [
-    ("sum-slice", "sum-slice"),
-    ("iter", "sum-slice"),
-    ("values_physical", "sum-slice"),
-    ("iter_physical", "sum-slice"),
-    ("iter_physical-index", "sum-slice"),
-    ("map-slice", "map-slice"),
-    ("map_inplace", "map-slice"),
-    ("zip-slice", "zip-slice"),
-    ("zip_with", "zip-slice"),
-];
+/// The tensors of one layout, and the raw slices of the same values they are compared with.
+struct Data<L: StaticLayout> {
+    t: Tensor<L>,
+    other: Tensor<L>,
+    raw: Vec<f32>,
+    raw_other: Vec<f32>,
+}
 
-/// `iter_mut` and its slice loop, measured in a group of their own.
-const MUT_VARIANTS: [(&str, &str); 3] = [
-    ("mut-slice", "mut-slice"),
-    ("iter_mut", "mut-slice"),
-    ("iter_mut-for_each", "mut-slice"),
-];
+/// One traversal; a sum, or 0 for the loops that write.
+type Run<L> = fn(&mut Data<L>) -> f64;
 
-/// Every variant for an `L` tensor, in group `group`.
-fn variants<L>(c: &mut Criterion, group: &str)
+/// Every variant: its name, the raw-slice loop it is compared with, and what it runs.
+fn variants<L>() -> [(&'static str, &'static str, Run<L>); 12]
+where
+    L: StaticLayout<Index = [usize; 2], Elem = f32, Word = f32>,
+{
+    [
+        ("sum-slice", "sum-slice", |d| {
+            d.raw.iter().map(|&x| f64::from(x)).sum()
+        }),
+        ("iter", "sum-slice", |d| d.t.iter().map(f64::from).sum()),
+        ("values_physical", "sum-slice", |d| {
+            d.t.values_physical().map(f64::from).sum()
+        }),
+        ("iter_physical", "sum-slice", |d| {
+            d.t.iter_physical().map(|(_, x)| f64::from(x)).sum()
+        }),
+        ("iter_physical-index", "sum-slice", |d| {
+            d.t.iter_physical()
+                .map(|([i, j], x)| f64::from(x) + (i ^ j) as f64)
+                .sum()
+        }),
+        ("map-slice", "map-slice", |d| {
+            for x in &mut d.raw {
+                *x = *x * 0.5 + 1.0;
+            }
+            0.0
+        }),
+        ("map_inplace", "map-slice", |d| {
+            d.t.map_inplace(|x| x * 0.5 + 1.0);
+            0.0
+        }),
+        ("zip-slice", "zip-slice", |d| {
+            for (x, y) in d.raw.iter_mut().zip(&d.raw_other) {
+                *x = *x * 0.5 + *y;
+            }
+            0.0
+        }),
+        ("zip_with", "zip-slice", |d| {
+            d.t.zip_with(&d.other, |x, y| x * 0.5 + y);
+            0.0
+        }),
+        ("mut-slice", "mut-slice", |d| {
+            for x in &mut d.raw {
+                *x += 1.0;
+            }
+            0.0
+        }),
+        ("iter_mut", "mut-slice", |d| {
+            for x in d.t.iter_mut() {
+                *x += 1.0;
+            }
+            0.0
+        }),
+        ("iter_mut-for_each", "mut-slice", |d| {
+            d.t.iter_mut().for_each(|x| *x += 1.0);
+            0.0
+        }),
+    ]
+}
+
+/// Rounds of the paired measurement, and traversals timed per side of a round.
+const ROUNDS: usize = 31;
+const REPS: usize = 4;
+
+/// The median over [`ROUNDS`] of `variant`'s time over `base`'s, both timed back to back in
+/// each round: memory bandwidth and the neighbours' load drift between criterion's
+/// benchmarks, seconds apart, much more than within a round.
+fn paired<L: StaticLayout>(d: &mut Data<L>, base: Run<L>, variant: Run<L>) -> f64 {
+    let mut time = |f: Run<L>| {
+        let t = Instant::now();
+        for _ in 0..REPS {
+            black_box(f(black_box(&mut *d)));
+        }
+        t.elapsed().as_secs_f64()
+    };
+    let mut ratios: Vec<f64> = (0..ROUNDS)
+        .map(|_| {
+            let b = time(base);
+            time(variant) / b
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios[ROUNDS / 2]
+}
+
+/// Every variant for an `L` tensor in group `group`: criterion's measurement, then the
+/// paired ratios, as `(variant, ratio)`.
+fn measure<L>(c: &mut Criterion, group: &str) -> Vec<(&'static str, f64)>
 where
     L: StaticLayout<Index = [usize; 2], Elem = f32, Word = f32>,
 {
     let values: Vec<f32> = (0..L::ELEMENTS).map(|k| (k % 1000) as f32).collect();
-    let mut t = Tensor::<L>::from_logical(&values).expect("one value per element");
-    let other = t.clone();
-    let mut raw = t.as_slice().to_vec();
-    let raw_other = raw.clone();
+    let t = Tensor::<L>::from_logical(&values).expect("one value per element");
+    let raw = t.as_slice().to_vec();
+    let mut d = Data {
+        other: t.clone(),
+        t,
+        raw_other: raw.clone(),
+        raw,
+    };
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Elements(L::ELEMENTS as u64));
-    g.bench_function("sum-slice", |b| {
-        b.iter(|| black_box(&raw).iter().map(|&x| f64::from(x)).sum::<f64>());
-    });
-    g.bench_function("iter", |b| {
-        b.iter(|| black_box(&t).iter().map(f64::from).sum::<f64>());
-    });
-    g.bench_function("values_physical", |b| {
-        b.iter(|| black_box(&t).values_physical().map(f64::from).sum::<f64>());
-    });
-    g.bench_function("iter_physical", |b| {
-        b.iter(|| {
-            black_box(&t)
-                .iter_physical()
-                .map(|(_, x)| f64::from(x))
-                .sum::<f64>()
-        });
-    });
-    g.bench_function("iter_physical-index", |b| {
-        b.iter(|| {
-            black_box(&t)
-                .iter_physical()
-                .map(|([i, j], x)| f64::from(x) + (i ^ j) as f64)
-                .sum::<f64>()
-        });
-    });
-    g.bench_function("map-slice", |b| {
-        b.iter(|| {
-            for x in black_box(&mut raw).iter_mut() {
-                *x = *x * 0.5 + 1.0;
-            }
-        });
-    });
-    g.bench_function("map_inplace", |b| {
-        b.iter(|| black_box(&mut t).map_inplace(|x| x * 0.5 + 1.0));
-    });
-    g.bench_function("zip-slice", |b| {
-        b.iter(|| {
-            for (x, y) in black_box(&mut raw).iter_mut().zip(black_box(&raw_other)) {
-                *x = *x * 0.5 + *y;
-            }
-        });
-    });
-    g.bench_function("zip_with", |b| {
-        b.iter(|| black_box(&mut t).zip_with(black_box(&other), |x, y| x * 0.5 + y));
-    });
+    for (name, _, run) in variants::<L>() {
+        g.bench_function(name, |b| b.iter(|| run(black_box(&mut d))));
+    }
     g.finish();
-    let mut g = c.benchmark_group(format!("{group}-mut"));
-    g.throughput(Throughput::Elements(L::ELEMENTS as u64));
-    g.bench_function("mut-slice", |b| {
-        b.iter(|| {
-            for x in black_box(&mut raw).iter_mut() {
-                *x += 1.0;
-            }
-        });
-    });
-    g.bench_function("iter_mut", |b| {
-        b.iter(|| {
-            for x in black_box(&mut t).iter_mut() {
-                *x += 1.0;
-            }
-        });
-    });
-    g.bench_function("iter_mut-for_each", |b| {
-        b.iter(|| black_box(&mut t).iter_mut().for_each(|x| *x += 1.0));
-    });
-    g.finish();
+    let all = variants::<L>();
+    let run_of = |name: &str| all.iter().find(|v| v.0 == name).expect("a variant").2;
+    all.iter()
+        .map(|&(name, base, run)| (name, paired(&mut d, run_of(base), run)))
+        .collect()
 }
 
 fn main() {
     let start = SystemTime::now();
     let mut c = common::criterion(Duration::from_secs(2));
-    variants::<RowsF32>(&mut c, "iterate-f32-rows");
-    variants::<TilesF32>(&mut c, "iterate-f32-T8x128");
+    let groups = [
+        (
+            "iterate-f32-rows",
+            measure::<RowsF32>(&mut c, "iterate-f32-rows"),
+        ),
+        (
+            "iterate-f32-T8x128",
+            measure::<TilesF32>(&mut c, "iterate-f32-T8x128"),
+        ),
+    ];
     c.final_summary();
     println!("\n| layout | variant | ns/element | ÷ slice loop |");
     println!("|---|---|---|---|");
-    for group in ["iterate-f32-rows", "iterate-f32-T8x128"] {
-        let mut rows = Vec::new();
-        for (g, list) in [
-            (group.to_string(), &VARIANTS[..]),
-            (format!("{group}-mut"), &MUT_VARIANTS[..]),
-        ] {
-            for &(variant, base) in list {
-                let (Some(ns), Some(slice)) = (
-                    common::median_ns(&g, variant, start),
-                    common::median_ns(&g, base, start),
-                ) else {
-                    continue;
-                };
-                let per = ns / RowsF32::ELEMENTS as f64;
-                rows.push(format!(
-                    "| {group} | {variant} | {per:.3} | {:.2} |",
-                    ns / slice
-                ));
-            }
-        }
-        for row in rows {
-            println!("{row}");
+    for (group, ratios) in groups {
+        for (variant, ratio) in ratios {
+            let Some(ns) = common::median_ns(group, variant, start) else {
+                continue;
+            };
+            let per = ns / RowsF32::ELEMENTS as f64;
+            println!("| {group} | {variant} | {per:.3} | {ratio:.2} |");
         }
     }
 }
