@@ -51,6 +51,24 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 # The markdown table a bench printed last.
 table() { awk '/^\|/ { if (gap && n) print ""; print; n++; gap = 0; next } { gap = 1 }' "$LOGS/$1.txt"; }
 
+# The relayout table of the last run with numpy's ratio beside ours, where numpy has one.
+with_numpy() {
+  table relayout | awk -F' [|] ' -v numpy="$LOGS/numpy.txt" '
+    BEGIN {
+      while ((getline line < numpy) > 0) {
+        n = split(line, f, / [|] /)
+        if (n == 4) { sub(/^[|] /, "", f[1]); sub(/ [|]$/, "", f[4]); np[f[1]] = f[4] }
+      }
+    }
+    /^[|] relayout [|] MiB/ { print $0 " numpy / np.copyto |"; head = 1; next }
+    head { print $0 "---|"; head = 0; next }
+    /^[|] / && NF == 6 {
+      name = $1; sub(/^[|] (typed )?/, "", name)
+      print $0 " " ((name in np) ? np[name] : "–") " |"; next
+    }
+    { print }'
+}
+
 # `ours / memcpy` of every relayout run, one row per case.
 ratios() {
   printf '| relayout |'
@@ -116,9 +134,10 @@ and checked against the engine's result.
 Then small tensors: \`copy_from\` of one 4 KiB tensor, hot, against \`copy_from_slice\`; the
 copy plan of a pair of layout types is built on the first call and kept.
 
-The last run:
+The last run, with numpy's best equivalent beside it where numpy has one (its own ratio to
+its own copy, \`numpy / np.copyto\`, from the numpy table below):
 
-$(table relayout)
+$(with_numpy)
 
 \`ours / memcpy\` in every run:
 
