@@ -215,14 +215,13 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
     // write-combining buffer; measured f64 rows -> `{0,1:T(8,128)}` 0.66 -> 0.85 of memcpy,
     // f32 0.60 -> 0.79); otherwise staged (below).
     let whole_lines = at.stream && row.is_multiple_of(LINE);
-    let direct = whole_lines
+    let straight = whole_lines
         && M <= 4
-        && w.a_lo == a
         && out.as_ptr().align_offset(LINE) == 0
         && [out_row, w.db_hi * N, ds]
             .iter()
             .all(|k| k.is_multiple_of(LINE));
-    if direct {
+    if straight && w.a_lo == a {
         // Block by block, so that the lines of one block are finished before the next; a
         // block of a line a side in loops of fixed trip counts (measured f32 2-D transpose
         // 0.56 -> 0.70 of memcpy against the same loops over `b / M` and `a / M`, whose
@@ -279,6 +278,30 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
                 let from = r * ss + from(x);
                 into.copy_from_slice(&s[from..from + src_len]);
                 stream::prefetch(s, from + ss);
+            }
+            if straight && out_row < stream::PAGE {
+                // Widened destination rows less than a page apart (a tile's rows) are
+                // streamed straight from the registers too (measured `T(8,128)` ->
+                // `{0,1:T(8,128)}` 0.60-0.69 -> 0.67-0.81 of memcpy); rows a page or more apart
+                // measured twice as slow that way, and are gathered below.
+                for gy in 0..b / M {
+                    for gx in 0..a / M {
+                        // SAFETY: the stage as below. In `out`, destination row `gy·M + i` of
+                        // block `r` starts at `r·ds + to(gy·M + i) <= r·ds + to(b - 1)`, and
+                        // `gx·16 + 16 <= (a / M)·M·N = row`: its 16 bytes end within `last·ds
+                        // + dst_span = out.len()`; `out` starts on a line, `r·ds + to(y)` is a
+                        // multiple of the line (checked for `straight`) and `gx·16` of 16.
+                        unsafe {
+                            group::<N, M, true>(
+                                stage,
+                                (gx * M * src_len + gy * lanes::BYTES, src_len),
+                                out,
+                                (r * ds + to(gy * M) + gx * lanes::BYTES, out_row),
+                            );
+                        }
+                    }
+                }
+                continue;
             }
             for gy in 0..b / M {
                 for gx in 0..a / M {
