@@ -130,6 +130,11 @@ pub(crate) struct DigitWalk {
     limits: Vec<usize>,
     /// `Σ coefs[k] · digits[k]` over the odometer's digits, per bound.
     partial: Vec<usize>,
+    /// The offset of the next run's first slot, and its logical index, kept as the odometer
+    /// moves (recomputed from every digit for each run, they measured `iter_physical` over
+    /// `T(8,128)` at 1.23× its slice loop, against 1.17× kept).
+    offset: usize,
+    index: Vec<usize>,
     done: bool,
 }
 
@@ -162,6 +167,8 @@ impl DigitWalk {
             inner,
             digits: vec![0; n],
             limits: vec![0; n],
+            offset: 0,
+            index: vec![0; plan.dims.len()],
             done: plan.elements() == 0,
         };
         walk.set_limits(0);
@@ -199,12 +206,7 @@ impl DigitWalk {
             return None;
         }
         if let Some(index) = index {
-            index.fill(0);
-            for (&d, dim) in self.digits[..self.inner].iter().zip(&self.dims) {
-                if let Some((dim, w)) = *dim {
-                    index[dim] += d * w;
-                }
-            }
+            index.copy_from_slice(&self.index);
         }
         if self.sizes.is_empty() {
             self.done = true;
@@ -214,11 +216,7 @@ impl DigitWalk {
                 stride: 1,
             });
         }
-        let offset = self.digits[..self.inner]
-            .iter()
-            .zip(&self.strides)
-            .map(|(d, s)| d * s)
-            .sum();
+        let offset = self.offset;
         let (len, stride) = (self.limits[self.inner], self.strides[self.inner]);
         let run = if self.single {
             Run {
@@ -242,16 +240,25 @@ impl DigitWalk {
     fn advance(&mut self) {
         for l in (0..self.inner).rev() {
             let d = self.digits[l];
+            let dim = self.dims.get(l).copied().flatten();
             if d + 1 < self.limits[l] {
                 self.digits[l] = d + 1;
                 for (b, p) in self.bounds.iter().zip(&mut self.partial) {
                     *p += b.coefs[l];
+                }
+                self.offset += self.strides[l];
+                if let Some((dim, w)) = dim {
+                    self.index[dim] += w;
                 }
                 self.set_limits(l + 1);
                 return;
             }
             for (b, p) in self.bounds.iter().zip(&mut self.partial) {
                 *p -= b.coefs[l] * d;
+            }
+            self.offset -= self.strides[l] * d;
+            if let Some((dim, w)) = dim {
+                self.index[dim] -= w * d;
             }
             self.digits[l] = 0;
         }
