@@ -392,7 +392,7 @@ impl RowWalk {
 /// Runs in memory order: a [`DigitWalk`], or element by element for layouts with `*`.
 #[derive(Clone, Debug)]
 pub(crate) enum MemoryRuns {
-    Digits(DigitWalk),
+    Digits(Box<DigitWalk>),
     Elements(Box<MemoryOrder>),
 }
 
@@ -400,7 +400,7 @@ impl MemoryRuns {
     /// The runs of `plan` in memory order (`per_digit`: see [`DigitWalk::new`]).
     pub(crate) fn new(plan: &Plan, per_digit: bool) -> MemoryRuns {
         match DigitWalk::new(plan, per_digit) {
-            Some(walk) => MemoryRuns::Digits(walk),
+            Some(walk) => MemoryRuns::Digits(Box::new(walk)),
             None => MemoryRuns::Elements(Box::new(plan.memory_order())),
         }
     }
