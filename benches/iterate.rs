@@ -139,11 +139,11 @@ where
     };
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Elements(L::ELEMENTS as u64));
-    for (name, _, run) in variants::<L>() {
+    let all = variants::<L>();
+    for &(name, _, run) in &all {
         g.bench_function(name, |b| b.iter(|| run(black_box(&mut d))));
     }
     g.finish();
-    let all = variants::<L>();
     let run_of = |name: &str| all.iter().find(|v| v.0 == name).expect("a variant").2;
     all.iter()
         .map(|&(name, base, run)| (name, paired(&mut d, run_of(base), run)))

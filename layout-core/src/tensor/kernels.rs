@@ -262,8 +262,8 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
         return;
     }
     // Staged: each block's `a` source rows of `b` slots are copied whole into `stage`, one
-    // after the other, and transposed from there into `buf`, whose whole lines are then
-    // streamed. A block's source rows are a power-of-two stride apart, so they share one set
+    // after the other, and transposed from there: straight into the destination, or into
+    // `buf`, whose whole lines are then streamed (see below). A block's source rows are a power-of-two stride apart, so they share one set
     // of the L1 cache, which holds eight: read a vector at a time in place, each of them was
     // evicted and read again for every vector. The next block's rows are fetched meanwhile.
     // Measured against transposing in place into `buf`: u8 2-D transpose 0.36 -> 0.46 of

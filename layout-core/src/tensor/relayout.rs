@@ -687,20 +687,15 @@ mod tests {
                     }
                 };
                 let mut written = alloc::vec![false; dst.len()];
-                let dims = pa.dims().to_vec();
-                let mut index = alloc::vec![0usize; dims.len()];
-                'all: loop {
-                    let (s, d) = (pa.offset(&index) * bits, pb.offset(&index) * bits);
-                    assert_eq!(field(&src, s), field(&dst, d), "{a} -> {b} at {index:?}");
+                let offsets = pa.logical_offsets().zip(pb.logical_offsets());
+                for (k, (s, d)) in offsets.enumerate() {
+                    let (s, d) = (s * bits, d * bits);
+                    assert_eq!(
+                        field(&src, s),
+                        field(&dst, d),
+                        "{a} -> {b}: element {k} in logical order"
+                    );
                     written[d / 8..(d + bits).div_ceil(8)].fill(true);
-                    for k in (0..dims.len()).rev() {
-                        index[k] += 1;
-                        if index[k] < dims[k] {
-                            continue 'all;
-                        }
-                        index[k] = 0;
-                    }
-                    break;
                 }
                 let untouched: Vec<usize> = (0..dst.len())
                     .filter(|&k| !written[k] && dst[k] != 0xa5)
