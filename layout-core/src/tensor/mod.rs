@@ -14,6 +14,8 @@
 //! ```
 
 mod aligned;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod bits;
 #[cfg(feature = "bytemuck")]
 mod bytes;

@@ -103,16 +103,18 @@ pub(crate) fn line(dst: &mut [u8; LINE], src: &[u8; LINE]) {
     *dst = *src;
 }
 
-/// Asks for the line of `s` holding byte `at` to be brought into the cache (`prefetcht0`),
-/// if `at` is within `s`; it is not waited for.
+/// Asks for the line of `s` holding byte `at` to be brought into the L2 cache (`prefetcht1`),
+/// if `at` is within `s`; it is not waited for. Not into L1: the next block's rows of a
+/// transpose are a power-of-two stride apart, in one L1 set that holds eight of them (measured
+/// u8 2-D transpose 0.45 -> 0.48 of memcpy against `prefetcht0`).
 #[inline(always)]
 pub(crate) fn prefetch(s: &[u8], at: usize) {
     #[cfg(target_arch = "x86_64")]
     if at < s.len() {
-        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        use core::arch::x86_64::{_MM_HINT_T1, _mm_prefetch};
         // SAFETY: a prefetch reads nothing the program can see and never faults; the address
         // is within `s` anyway. SSE is part of the x86_64 baseline.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(s.as_ptr().add(at).cast::<i8>()) };
+        unsafe { _mm_prefetch::<_MM_HINT_T1>(s.as_ptr().add(at).cast::<i8>()) };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (s, at);

@@ -1,0 +1,148 @@
+//! Pairs of 16-byte vectors in one 32-byte AVX2 register, for CPUs that have it (detected at
+//! run time: the crate is built for the x86-64 baseline). The perfect shuffle of
+//! [`lanes::shuffle`](super::lanes::shuffle) works within each 16-byte half (`vpunpckl*` and
+//! `vpunpckh*` do not cross them), so one round of `M` registers is one round of two
+//! independent groups of `M` vectors: the two halves of a register are two neighbouring
+//! vectors of one source row, and come out as the same row of two neighbouring groups.
+//! Half the loads and shuffles of two groups of 16-byte vectors.
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::{
+    __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm_stream_si128, _mm256_and_si256,
+    _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_extracti128_si256,
+    _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi8,
+    _mm256_setzero_si256, _mm256_slli_epi16, _mm256_srli_epi16, _mm256_storeu_si256,
+    _mm256_stream_si256, _mm256_unpackhi_epi8, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32,
+    _mm256_unpacklo_epi64,
+};
+
+cpufeatures::new!(has_avx2, "avx2");
+
+/// Whether this CPU runs AVX2 (and the OS saves its registers); detected once, then a load.
+#[inline]
+pub(crate) fn available() -> bool {
+    has_avx2::get()
+}
+
+/// Two 16-byte vectors side by side.
+#[derive(Clone, Copy)]
+pub(crate) struct Y(__m256i);
+
+/// The 32 bytes at `p`.
+///
+/// # Safety
+/// `p` is valid for reads of 32 bytes; the CPU has AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn load(p: *const u8) -> Y {
+    // SAFETY: `p` is readable for 32 bytes (the caller's contract); `vmovdqu` takes any
+    // alignment.
+    Y(unsafe { _mm256_loadu_si256(p.cast::<__m256i>()) })
+}
+
+/// Stores the low half of `v` at `lo` and its high half at `hi`, with non-temporal stores if
+/// `STREAM`.
+///
+/// # Safety
+/// `lo` and `hi` are valid for writes of 16 bytes, 16-byte aligned if `STREAM`; the CPU has
+/// AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn store_halves<const STREAM: bool>(v: Y, lo: *mut u8, hi: *mut u8) {
+    let (a, b) = (
+        _mm256_castsi256_si128(v.0),
+        _mm256_extracti128_si256::<1>(v.0),
+    );
+    // SAFETY: both pointers are writable for 16 bytes, and 16-byte aligned when streamed (the
+    // caller's contract).
+    unsafe {
+        if STREAM {
+            _mm_stream_si128(lo.cast(), a);
+            _mm_stream_si128(hi.cast(), b);
+        } else {
+            _mm_storeu_si128(lo.cast(), a);
+            _mm_storeu_si128(hi.cast(), b);
+        }
+    }
+}
+
+/// `rounds` rounds of the perfect shuffle of the `M` registers `v` at slot width `W`, in
+/// each half on its own.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn shuffle<const W: usize, const M: usize>(v: &mut [Y; M], rounds: usize) {
+    for _ in 0..rounds {
+        let old = *v;
+        for i in 0..M / 2 {
+            let (a, b) = (old[i].0, old[i + M / 2].0);
+            let (lo, hi) = match W {
+                1 => (_mm256_unpacklo_epi8(a, b), _mm256_unpackhi_epi8(a, b)),
+                2 => (_mm256_unpacklo_epi16(a, b), _mm256_unpackhi_epi16(a, b)),
+                4 => (_mm256_unpacklo_epi32(a, b), _mm256_unpackhi_epi32(a, b)),
+                _ => (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b)),
+            };
+            (v[2 * i], v[2 * i + 1]) = (Y(lo), Y(hi));
+        }
+    }
+}
+
+/// Per byte: the low nibbles of `a` and `b` together, and the high ones (as
+/// [`lanes::swap_nibbles`](super::lanes::swap_nibbles), 32 bytes at a time).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn swap_nibbles(a: Y, b: Y) -> [Y; 2] {
+    let (lo, hi) = (_mm256_set1_epi8(0x0f), _mm256_set1_epi8(0xf0u8 as i8));
+    let low = _mm256_or_si256(
+        _mm256_and_si256(a.0, lo),
+        _mm256_and_si256(_mm256_slli_epi16::<4>(b.0), hi),
+    );
+    let high = _mm256_or_si256(
+        _mm256_and_si256(_mm256_srli_epi16::<4>(a.0), lo),
+        _mm256_and_si256(b.0, hi),
+    );
+    [Y(low), Y(high)]
+}
+
+/// Zeros.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn zero() -> Y {
+    Y(_mm256_setzero_si256())
+}
+
+/// The 16 bytes at `lo` and the 16 at `hi`, side by side.
+///
+/// # Safety
+/// `lo` and `hi` are valid for reads of 16 bytes; the CPU has AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn load_halves(lo: *const u8, hi: *const u8) -> Y {
+    // SAFETY: both pointers are readable for 16 bytes (the caller's contract); `vmovdqu` and
+    // `vinserti128` take any alignment.
+    unsafe {
+        let lo = _mm_loadu_si128(lo.cast());
+        Y(_mm256_inserti128_si256::<1>(
+            _mm256_castsi128_si256(lo),
+            _mm_loadu_si128(hi.cast()),
+        ))
+    }
+}
+
+/// Stores `v` at `p`, with a non-temporal store if `STREAM`.
+///
+/// # Safety
+/// `p` is valid for writes of 32 bytes, 32-byte aligned if `STREAM`; the CPU has AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn store<const STREAM: bool>(v: Y, p: *mut u8) {
+    // SAFETY: `p` is writable for 32 bytes, and 32-byte aligned when streamed (the caller's
+    // contract).
+    unsafe {
+        if STREAM {
+            _mm256_stream_si256(p.cast(), v.0);
+        } else {
+            _mm256_storeu_si256(p.cast(), v.0);
+        }
+    }
+}
