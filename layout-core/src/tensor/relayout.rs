@@ -666,45 +666,66 @@ mod tests {
             ("s4[16,256]{1,0:E(4)}", "s4[16,256]{1,0:T(8,128)(2,1)E(4)}"),
         ];
         for (a, b) in pairs {
-            let (a, b) = (parse_array(a).unwrap(), parse_array(b).unwrap());
-            for (a, b) in [(&a, &b), (&b, &a)] {
-                let plan = CopyPlan::new(a, b).unwrap();
-                let mut src = AlignedBuf::filled(plan.src_bytes(), 0u8);
-                for (k, x) in src.iter_mut().enumerate() {
-                    *x = (k.wrapping_mul(131) ^ (k >> 8)) as u8;
-                }
-                let mut dst = AlignedBuf::filled(plan.dst_bytes(), 0xa5u8);
-                plan.run_streamed(&src, &mut dst, 0..plan.parts(), true);
-                let (pa, pb) = (crate::Plan::new(a).unwrap(), crate::Plan::new(b).unwrap());
-                // Element bits at bit `at` of a buffer (fields low bits first), and marks
-                // the bytes they lie in as written.
-                let bits = pa.element_bits();
-                let field = |buf: &[u8], at: usize| -> Vec<u8> {
-                    if bits >= 8 {
-                        buf[at / 8..][..bits / 8].to_vec()
-                    } else {
-                        alloc::vec![(buf[at / 8] >> (at % 8)) & ((1u8 << bits) - 1)]
-                    }
-                };
-                let mut written = alloc::vec![false; dst.len()];
-                let offsets = pa.logical_offsets().zip(pb.logical_offsets());
-                for (k, (s, d)) in offsets.enumerate() {
-                    let (s, d) = (s * bits, d * bits);
-                    assert_eq!(
-                        field(&src, s),
-                        field(&dst, d),
-                        "{a} -> {b}: element {k} in logical order"
-                    );
-                    written[d / 8..(d + bits).div_ceil(8)].fill(true);
-                }
-                let untouched: Vec<usize> = (0..dst.len())
-                    .filter(|&k| !written[k] && dst[k] != 0xa5)
-                    .collect();
-                assert!(
-                    untouched.is_empty(),
-                    "{a} -> {b}: padding bytes {untouched:?}"
-                );
+            check_both_ways(a, b, true);
+        }
+    }
+
+    /// Transposes of 1 MiB and more in cache (not streamed) stage their blocks' source rows:
+    /// each element where the plans' offsets put it.
+    #[test]
+    fn staged_copies_put_every_element_in_place() {
+        let pairs = [
+            ("f32[512,520]{1,0}", "f32[512,520]{0,1}"),
+            ("f32[512,1024]{0,1:T(8,128)}", "f32[512,1024]{1,0}"),
+            ("u8[1024,1040]{1,0}", "u8[1024,1040]{0,1}"),
+            ("bf16[16,16,32,128]{3,2,1,0}", "bf16[16,16,32,128]{0,1,2,3}"),
+        ];
+        for (a, b) in pairs {
+            check_both_ways(a, b, false);
+        }
+    }
+
+    /// Copies `a` to `b` and back (`stream` forced on or off), checking that each element is
+    /// where the plans' offsets put it and the padding is left as it was.
+    fn check_both_ways(a: &str, b: &str, stream: bool) {
+        let (a, b) = (parse_array(a).unwrap(), parse_array(b).unwrap());
+        for (a, b) in [(&a, &b), (&b, &a)] {
+            let plan = CopyPlan::new(a, b).unwrap();
+            let mut src = AlignedBuf::filled(plan.src_bytes(), 0u8);
+            for (k, x) in src.iter_mut().enumerate() {
+                *x = (k.wrapping_mul(131) ^ (k >> 8)) as u8;
             }
+            let mut dst = AlignedBuf::filled(plan.dst_bytes(), 0xa5u8);
+            plan.run_streamed(&src, &mut dst, 0..plan.parts(), stream);
+            let (pa, pb) = (crate::Plan::new(a).unwrap(), crate::Plan::new(b).unwrap());
+            // Element bits at bit `at` of a buffer (fields low bits first), and marks
+            // the bytes they lie in as written.
+            let bits = pa.element_bits();
+            let field = |buf: &[u8], at: usize| -> Vec<u8> {
+                if bits >= 8 {
+                    buf[at / 8..][..bits / 8].to_vec()
+                } else {
+                    alloc::vec![(buf[at / 8] >> (at % 8)) & ((1u8 << bits) - 1)]
+                }
+            };
+            let mut written = alloc::vec![false; dst.len()];
+            let offsets = pa.logical_offsets().zip(pb.logical_offsets());
+            for (k, (s, d)) in offsets.enumerate() {
+                let (s, d) = (s * bits, d * bits);
+                assert_eq!(
+                    field(&src, s),
+                    field(&dst, d),
+                    "{a} -> {b}: element {k} in logical order"
+                );
+                written[d / 8..(d + bits).div_ceil(8)].fill(true);
+            }
+            let untouched: Vec<usize> = (0..dst.len())
+                .filter(|&k| !written[k] && dst[k] != 0xa5)
+                .collect();
+            assert!(
+                untouched.is_empty(),
+                "{a} -> {b}: padding bytes {untouched:?}"
+            );
         }
     }
 }
