@@ -203,6 +203,43 @@ pub(crate) fn loops(dst: &Plan, src: &Plan) -> Option<Vec<Loop>> {
     Some(loops)
 }
 
+/// The loops of a copy of `E(n)` fields (`bits` = 1, 2 or 4 on both sides) as loops of bytes,
+/// `8 / bits` fields to a byte, when no byte mixes fields the copy moves apart: a loop of
+/// unit stride on both sides (the fields of a run) whose size is a multiple of the fields in
+/// a byte and whose dimension's extent is too (no byte straddles the array's edge), every
+/// other loop stepping whole bytes on both sides. A re-tiling of packed data (`T(8,128)E(4)`
+/// from rows) is then a copy of bytes; an interleave of fields (`(2,1)` sub-tiles) is not.
+pub(crate) fn packed_as_bytes(loops: &[Loop], dims: &[usize], bits: usize) -> Option<Vec<Loop>> {
+    let per = 8 / bits;
+    let unit = loops.iter().position(|l| (l.dst, l.src) == (1, 1))?;
+    let u = loops[unit];
+    let whole = |n: usize| n.is_multiple_of(per);
+    if u.mult != 1 || !whole(u.size) || !whole(dims[u.dim]) {
+        return None;
+    }
+    loops
+        .iter()
+        .enumerate()
+        .map(|(k, l)| {
+            if k == unit {
+                Some(Loop {
+                    size: l.size / per,
+                    mult: per,
+                    ..*l
+                })
+            } else if whole(l.dst) && whole(l.src) {
+                Some(Loop {
+                    dst: l.dst / per,
+                    src: l.src / per,
+                    ..*l
+                })
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,6 +257,58 @@ mod tests {
             .collect();
         l.sort_unstable();
         Some(l)
+    }
+
+    /// `(size, dst, src)` of each loop of bytes of a copy of packed fields, sorted.
+    fn bytes(dst: &str, src: &str, bits: usize) -> Option<Vec<(usize, usize, usize)>> {
+        let (d, s) = (plan(dst), plan(src));
+        let mut l: Vec<_> = packed_as_bytes(&loops(&d, &s)?, d.dims(), bits)?
+            .iter()
+            .map(|l| (l.size, l.dst, l.src))
+            .collect();
+        l.sort_unstable();
+        Some(l)
+    }
+
+    /// Rows of 256 `E(4)` fields (128 bytes) into `T(8,128)` tiles (8 rows of 64 bytes):
+    /// runs of 64 bytes, tile rows 64 bytes apart in the tile and a row (128 bytes) apart in
+    /// the rows, tiles 512 bytes apart and 64 bytes along the row, bands of 8 rows 1024
+    /// bytes apart on both sides.
+    #[test]
+    fn packed_fields_copy_as_bytes_where_no_byte_is_split() {
+        let tiles = "s4[32,256]{1,0:T(8,128)E(4)}";
+        assert_eq!(
+            bytes(tiles, "s4[32,256]{1,0:E(4)}", 4),
+            Some(vec![
+                (2, 512, 64),
+                (4, 1024, 1024),
+                (8, 64, 128),
+                (64, 1, 1)
+            ])
+        );
+        // `E(2)`: 128 fields of a tile row are 32 bytes.
+        assert_eq!(
+            bytes("u2[8,256]{1,0:T(8,128)E(2)}", "u2[8,256]{1,0:E(2)}", 2),
+            Some(vec![(2, 256, 32), (8, 32, 64), (32, 1, 1)])
+        );
+        // A sub-tile interleaves the fields of two rows within bytes.
+        assert_eq!(
+            bytes(
+                "s4[32,256]{1,0:T(8,128)(2,1)E(4)}",
+                "s4[32,256]{1,0:E(4)}",
+                4
+            ),
+            None
+        );
+        // An odd extent ends a row in half a byte; a transpose moves fields apart.
+        assert_eq!(
+            bytes("s4[32,255]{1,0:T(8,128)E(4)}", "s4[32,255]{1,0:E(4)}", 4),
+            None
+        );
+        assert_eq!(
+            bytes("s4[32,256]{0,1:E(4)}", "s4[32,256]{1,0:E(4)}", 4),
+            None
+        );
     }
 
     #[test]

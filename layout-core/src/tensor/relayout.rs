@@ -24,7 +24,7 @@ use core::fmt;
 use core::ops::Range;
 
 use super::bits::{self, BitFields};
-use super::digits::loops;
+use super::digits::{loops, packed_as_bytes};
 use super::nest::{Nest, Slice};
 use super::{LengthError, kernels, stream};
 use crate::index::Plan;
@@ -297,6 +297,16 @@ impl CopyPlan {
             }
         } else {
             match loops(dst, src) {
+                Some(loops)
+                    if s.bits == d.bits
+                        && matches!(s.bits, 1 | 2 | 4)
+                        && let Some(bytes) = packed_as_bytes(&loops, dst.dims(), s.bits) =>
+                {
+                    How::Words {
+                        nest: Nest::new(bytes, dst.dims().to_vec(), 1),
+                        width: 1,
+                    }
+                }
                 Some(loops) => {
                     let words = s.bits == d.bits && matches!(s.bits, 8 | 16 | 32 | 64 | 128);
                     // `E(4)` on both sides: the loops of bytes (its interleaves go through
