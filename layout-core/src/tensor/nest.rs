@@ -317,8 +317,14 @@ impl Nest {
                 ..
             }
         );
+        let short_runs = blocks && matches!(kernel, Kernel::Run(_)) && dst_row < line;
         loops.sort_by_key(|l| {
-            core::cmp::Reverse(if !blocks || (lanes && dst_row < line) {
+            core::cmp::Reverse(if short_runs {
+                // Runs shorter than a line (tile rows of 16-32 bytes) follow the destination,
+                // so that consecutive runs fill its lines in order (measured u8 rows ->
+                // `T(8,32)` 0.48 -> 0.62-0.69 of memcpy, with `kernels`' gathered lines).
+                (l.dst, l.src)
+            } else if !blocks || (lanes && dst_row < line) {
                 (l.dst.min(l.src), l.src)
             } else if dst_row >= line {
                 (l.src, l.dst)

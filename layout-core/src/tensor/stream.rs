@@ -59,7 +59,8 @@ pub(crate) fn copy(dst: &mut [u8], src: &[u8]) {
             let (sh, rest) = src.split_at(head);
             let (sb, st) = rest.split_at(body);
             // Runs of whole lines (a tile's rows) have neither: no call into `memcpy` for
-            // nothing (measured u8 rows -> `T(8,64)`, 64-byte runs, 0.59 -> 0.73-0.91 of memcpy).
+            // nothing (measured u8 rows -> `T(8,64)`, 64-byte runs, 0.59 -> 0.73-0.91 of
+            // memcpy).
             if head > 0 {
                 dh.copy_from_slice(sh);
             }
