@@ -303,10 +303,10 @@ pub(crate) fn copy(
         };
         for k in 0..leaf.n {
             let (d, s) = offsets(leaf, k);
-            match nest.kernel {
+            match &nest.kernel {
                 Kernel::Element => fields.element(dst, src, d, s),
                 Kernel::Run(run) => {
-                    let len = nest.count(&run, Nest::at_step(leaf, run.dim, k));
+                    let len = nest.count(run, Nest::at_step(leaf, run.dim, k));
                     fields.run(dst, src, d, s, len);
                 }
                 Kernel::Block { a, b, form } => {
@@ -314,13 +314,13 @@ pub(crate) fn copy(
                         lines: stream::Lines::boxed(),
                         stream,
                     });
-                    let fast = k < whole && fields.nibbles(scratch, dst, src, (d, s), [a, b], form);
+                    let fast = k < whole && fields.nibbles(scratch, dst, src, (d, s), (a, b), form);
                     if !fast {
                         let wide = match form {
-                            Form::Lanes { wide } => wide,
+                            Form::Lanes { wide } => *wide,
                             _ => [ONCE; 2],
                         };
-                        edge(nest, leaf, k, [a, b, wide[0], wide[1]], &mut |d, s| {
+                        edge(nest, leaf, k, [*a, *b, wide[0], wide[1]], &mut |d, s| {
                             fields.element(dst, src, d, s);
                         });
                     }
@@ -341,8 +341,8 @@ impl BitFields {
         dst: &mut [u8],
         src: &[u8],
         (d, s): (usize, usize),
-        [a, b]: [Loop; 2],
-        form: Form,
+        (a, b): (&Loop, &Loop),
+        form: &Form,
     ) -> bool {
         let (stream, scratch) = (scratch.stream, &mut scratch.lines.0);
         let (dst_at, src_at) = (self.dst_start + 4 * d, self.src_start + 4 * s);
