@@ -283,10 +283,20 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
         let (buf, stage) = (&mut buf[..b * row], &mut stage[..b * row]);
         let src_len = b * N;
         for r in 0..at.reps {
-            for (x, into) in stage.chunks_exact_mut(src_len).enumerate() {
-                let from = r * ss + from(x);
-                into.copy_from_slice(&s[from..from + src_len]);
-                stream::prefetch(s, from + ss);
+            if src_len == LINE {
+                // A line a row, the common case: moves of a fixed size, not calls.
+                let (rows, _) = stage.as_chunks_mut::<LINE>();
+                for (x, into) in rows.iter_mut().enumerate() {
+                    let from = r * ss + from(x);
+                    *into = s[from..from + LINE].try_into().expect("a line");
+                    stream::prefetch(s, from + ss);
+                }
+            } else {
+                for (x, into) in stage.chunks_exact_mut(src_len).enumerate() {
+                    let from = r * ss + from(x);
+                    into.copy_from_slice(&s[from..from + src_len]);
+                    stream::prefetch(s, from + ss);
+                }
             }
             if straight && out_row < stream::PAGE {
                 // Widened destination rows less than a page apart (a tile's rows) are
