@@ -296,35 +296,38 @@ pub(crate) fn copy(
 ) {
     // Made (4 KiB zeroed) on the first block only: runs and elements do not use it.
     let mut scratch = None;
-    nest.walk(parts, &mut |leaf: &Leaf<'_>| {
-        let whole = match nest.kernel {
-            Kernel::Block { a, b, .. } => nest.whole_steps(leaf, &[a, b]),
-            _ => 0,
-        };
-        for k in 0..leaf.n {
-            let (d, s) = offsets(leaf, k);
-            match &nest.kernel {
-                Kernel::Element => fields.element(dst, src, d, s),
-                Kernel::Run(run) => {
-                    let len = nest.count(run, Nest::at_step(leaf, run.dim, k));
-                    fields.run(dst, src, d, s, len);
+    nest.walk(parts, &mut |leaf: &Leaf<'_>| match &nest.kernel {
+        Kernel::Element => {
+            for k in 0..leaf.n {
+                let (d, s) = offsets(leaf, k);
+                fields.element(dst, src, d, s);
+            }
+        }
+        Kernel::Run(run) => {
+            for k in 0..leaf.n {
+                let (d, s) = offsets(leaf, k);
+                let len = nest.count(run, Nest::at_step(leaf, run.dim, k));
+                fields.run(dst, src, d, s, len);
+            }
+        }
+        Kernel::Block { a, b, form } => {
+            let whole = nest.whole_steps(leaf, &[*a, *b]);
+            let scratch = scratch.get_or_insert_with(|| Scratch {
+                lines: stream::Lines::boxed(),
+                stream,
+            });
+            for k in 0..leaf.n {
+                let at = offsets(leaf, k);
+                if k < whole && fields.nibbles(scratch, dst, src, at, (a, b), form) {
+                    continue;
                 }
-                Kernel::Block { a, b, form } => {
-                    let scratch = scratch.get_or_insert_with(|| Scratch {
-                        lines: stream::Lines::boxed(),
-                        stream,
-                    });
-                    let fast = k < whole && fields.nibbles(scratch, dst, src, (d, s), (a, b), form);
-                    if !fast {
-                        let wide = match form {
-                            Form::Lanes { wide } => *wide,
-                            _ => [ONCE; 2],
-                        };
-                        edge(nest, leaf, k, [*a, *b, wide[0], wide[1]], &mut |d, s| {
-                            fields.element(dst, src, d, s);
-                        });
-                    }
-                }
+                let wide = match form {
+                    Form::Lanes { wide } => *wide,
+                    _ => [ONCE; 2],
+                };
+                edge(nest, leaf, k, [*a, *b, wide[0], wide[1]], &mut |d, s| {
+                    fields.element(dst, src, d, s);
+                });
             }
         }
     });
@@ -335,6 +338,7 @@ impl BitFields {
     /// unpacked into bytes, interleaved (or split) as bytes, packed again. `false` (nothing
     /// done) for other fields, forms or blocks that do not start on a byte.
     #[allow(unsafe_code)]
+    #[inline]
     fn nibbles(
         &self,
         scratch: &mut Scratch,
