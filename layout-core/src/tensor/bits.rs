@@ -236,10 +236,14 @@ fn unpack_bits(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
 /// [`unpack`] for `E(4)`, four bytes into eight at a time in a 64-bit word.
 #[inline]
 fn unpack_nibbles(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
-    // 32 at a time as vectors (zero-extended only).
-    let v = if sign { 0 } else { len / 32 };
+    // 32 at a time as vectors, sign-extended too (measured s4 `E(4)` -> bytes 0.39-0.46 ->
+    // 0.71-0.78 of a memcpy of the packed bytes, against the 64-bit words below).
+    let v = len / 32;
     for k in 0..v {
-        let [a, b] = lanes::nibbles_apart(lanes::at(src, 16 * k));
+        let [mut a, mut b] = lanes::nibbles_apart(lanes::at(src, 16 * k));
+        if sign {
+            (a, b) = (lanes::sign_nibbles(a), lanes::sign_nibbles(b));
+        }
         lanes::put(a, dst, 32 * k);
         lanes::put(b, dst, 32 * k + 16);
     }

@@ -20,9 +20,10 @@ mod imp {
     use core::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_packs_epi32,
         _mm_packus_epi16, _mm_set1_epi8, _mm_set1_epi16, _mm_set1_epi32, _mm_slli_epi16,
-        _mm_srli_epi16, _mm_srli_epi32, _mm_storeu_si128, _mm_stream_si128, _mm_unpackhi_epi8,
-        _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi8,
-        _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+        _mm_srli_epi16, _mm_srli_epi32, _mm_storeu_si128, _mm_stream_si128, _mm_sub_epi8,
+        _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
+        _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+        _mm_xor_si128,
     };
 
     /// 16 bytes in an SSE2 register.
@@ -96,6 +97,16 @@ mod imp {
             let lo = _mm_and_si128(v.0, m);
             let hi = _mm_and_si128(_mm_srli_epi16::<4>(v.0), m);
             [V(_mm_unpacklo_epi8(lo, hi)), V(_mm_unpackhi_epi8(lo, hi))]
+        }
+    }
+
+    /// Each byte of `v` (a nibble, 0 to 15) sign-extended from its bit 3: `(x ^ 8) - 8`.
+    #[inline(always)]
+    pub(crate) fn sign_nibbles(v: V) -> V {
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
+        unsafe {
+            let eight = _mm_set1_epi8(8);
+            V(_mm_sub_epi8(_mm_xor_si128(v.0, eight), eight))
         }
     }
 
@@ -258,6 +269,11 @@ mod imp {
     }
 
     #[inline(always)]
+    pub(crate) fn sign_nibbles(v: V) -> V {
+        V(v.0.map(|x| (x ^ 8).wrapping_sub(8)))
+    }
+
+    #[inline(always)]
     pub(crate) fn low_bits(v: V) -> u16 {
         v.0.iter()
             .enumerate()
@@ -300,7 +316,8 @@ mod imp {
 }
 
 pub(crate) use imp::{
-    V, crumbs_together, load, low_bits, nibbles_apart, nibbles_together, store, swap_nibbles,
+    V, crumbs_together, load, low_bits, nibbles_apart, nibbles_together, sign_nibbles, store,
+    swap_nibbles,
 };
 
 /// `rounds` rounds of the perfect shuffle of the `M` vectors `v` (a power of two) at slot
@@ -473,6 +490,17 @@ mod tests {
         for (k, &o) in out.iter().enumerate() {
             let expected = (0..4).fold(0u8, |acc, e| acc | ((bytes[4 * k + e] & 3) << (2 * e)));
             assert_eq!(o, expected, "byte {k}");
+        }
+    }
+
+    #[test]
+    fn sign_nibbles_extends_bit_3() {
+        let bytes: Vec<u8> = (0..16u8).collect();
+        let mut out = [0u8; 16];
+        put(sign_nibbles(at(&bytes, 0)), &mut out, 0);
+        for (x, &o) in out.iter().enumerate() {
+            let expected = if x < 8 { x as i8 } else { x as i8 - 16 };
+            assert_eq!(o as i8, expected, "nibble {x}");
         }
     }
 
