@@ -196,9 +196,29 @@ fn pack_bits(dst: &mut [u8], src: &[u8], len: usize) -> usize {
 
 const LOW_BITS: u64 = 0x0101_0101_0101_0101;
 
-/// [`unpack`] for `E(2)`, two bytes into eight at a time in a 64-bit word.
+/// [`unpack`] for `E(2)`, sixteen bytes into 64 at a time in vectors.
 #[inline]
 fn unpack_crumbs(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
+    // 64 at a time as vectors (measured s2 `E(2)` -> bytes in cache 9.6 -> 20.8 GB/s against
+    // the 64-bit words below).
+    let v = len / 64;
+    for k in 0..v {
+        for (j, mut x) in lanes::crumbs_apart(lanes::at(src, 16 * k))
+            .into_iter()
+            .enumerate()
+        {
+            if sign {
+                x = lanes::sign_crumbs(x);
+            }
+            lanes::put(x, dst, 64 * k + 16 * j);
+        }
+    }
+    64 * v + unpack_crumb_words(&mut dst[64 * v..], &src[16 * v..], len - 64 * v, sign)
+}
+
+/// [`unpack_crumbs`] two bytes into eight at a time in a 64-bit word.
+#[inline]
+fn unpack_crumb_words(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
     let n = len / 8;
     let (from, _) = src[..2 * n].as_chunks::<2>();
     let (to, _) = dst[..8 * n].as_chunks_mut::<8>();

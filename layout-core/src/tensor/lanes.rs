@@ -100,6 +100,37 @@ mod imp {
         }
     }
 
+    /// The 64 two-bit fields of `v`, the lowest of each byte first, as 64 bytes.
+    #[inline(always)]
+    pub(crate) fn crumbs_apart(v: V) -> [V; 4] {
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
+        unsafe {
+            let m = _mm_set1_epi8(3);
+            let c0 = _mm_and_si128(v.0, m);
+            let c1 = _mm_and_si128(_mm_srli_epi16::<2>(v.0), m);
+            let c2 = _mm_and_si128(_mm_srli_epi16::<4>(v.0), m);
+            let c3 = _mm_and_si128(_mm_srli_epi16::<6>(v.0), m);
+            let (lo01, hi01) = (_mm_unpacklo_epi8(c0, c1), _mm_unpackhi_epi8(c0, c1));
+            let (lo23, hi23) = (_mm_unpacklo_epi8(c2, c3), _mm_unpackhi_epi8(c2, c3));
+            [
+                V(_mm_unpacklo_epi16(lo01, lo23)),
+                V(_mm_unpackhi_epi16(lo01, lo23)),
+                V(_mm_unpacklo_epi16(hi01, hi23)),
+                V(_mm_unpackhi_epi16(hi01, hi23)),
+            ]
+        }
+    }
+
+    /// Each byte of `v` (0 to 3) sign-extended from its bit 1: `(x ^ 2) - 2`.
+    #[inline(always)]
+    pub(crate) fn sign_crumbs(v: V) -> V {
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
+        unsafe {
+            let two = _mm_set1_epi8(2);
+            V(_mm_sub_epi8(_mm_xor_si128(v.0, two), two))
+        }
+    }
+
     /// Each byte of `v` (a nibble, 0 to 15) sign-extended from its bit 3: `(x ^ 8) - 8`.
     #[inline(always)]
     pub(crate) fn sign_nibbles(v: V) -> V {
@@ -274,6 +305,23 @@ mod imp {
     }
 
     #[inline(always)]
+    pub(crate) fn crumbs_apart(v: V) -> [V; 4] {
+        let mut o = [[0u8; 16]; 4];
+        for (k, &x) in v.0.iter().enumerate() {
+            for j in 0..4 {
+                let at = 4 * k + j;
+                o[at / 16][at % 16] = (x >> (2 * j)) & 3;
+            }
+        }
+        o.map(V)
+    }
+
+    #[inline(always)]
+    pub(crate) fn sign_crumbs(v: V) -> V {
+        V(v.0.map(|x| (x ^ 2).wrapping_sub(2)))
+    }
+
+    #[inline(always)]
     pub(crate) fn low_bits(v: V) -> u16 {
         v.0.iter()
             .enumerate()
@@ -316,8 +364,8 @@ mod imp {
 }
 
 pub(crate) use imp::{
-    V, crumbs_together, load, low_bits, nibbles_apart, nibbles_together, sign_nibbles, store,
-    swap_nibbles,
+    V, crumbs_apart, crumbs_together, load, low_bits, nibbles_apart, nibbles_together, sign_crumbs,
+    sign_nibbles, store, swap_nibbles,
 };
 
 /// `rounds` rounds of the perfect shuffle of the `M` vectors `v` (a power of two) at slot
@@ -490,6 +538,29 @@ mod tests {
         for (k, &o) in out.iter().enumerate() {
             let expected = (0..4).fold(0u8, |acc, e| acc | ((bytes[4 * k + e] & 3) << (2 * e)));
             assert_eq!(o, expected, "byte {k}");
+        }
+    }
+
+    #[test]
+    fn crumbs_apart_and_signed() {
+        let bytes: Vec<u8> = (0..16u8)
+            .map(|k| k.wrapping_mul(101).wrapping_add(7))
+            .collect();
+        let v = crumbs_apart(at(&bytes, 0));
+        let mut out = [0u8; 64];
+        for (j, v) in v.iter().enumerate() {
+            put(*v, &mut out, 16 * j);
+        }
+        for (k, &x) in bytes.iter().enumerate() {
+            for j in 0..4 {
+                assert_eq!(out[4 * k + j], (x >> (2 * j)) & 3, "byte {k}, field {j}");
+            }
+        }
+        let crumbs: Vec<u8> = (0..16u8).map(|k| k % 4).collect();
+        put(sign_crumbs(at(&crumbs, 0)), &mut out, 0);
+        for (k, &c) in crumbs.iter().enumerate() {
+            let expected = if c < 2 { c as i8 } else { c as i8 - 4 };
+            assert_eq!(out[k] as i8, expected, "crumb {c}");
         }
     }
 
