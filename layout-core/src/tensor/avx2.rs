@@ -10,11 +10,11 @@
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm_stream_si128, _mm256_and_si256,
     _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_extracti128_si256,
-    _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi8,
-    _mm256_setzero_si256, _mm256_slli_epi16, _mm256_srli_epi16, _mm256_storeu_si256,
-    _mm256_stream_si256, _mm256_unpackhi_epi8, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32,
-    _mm256_unpacklo_epi64,
+    _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
+    _mm256_set1_epi8, _mm256_setzero_si256, _mm256_slli_epi16, _mm256_srli_epi16,
+    _mm256_storeu_si256, _mm256_stream_si256, _mm256_unpackhi_epi8, _mm256_unpackhi_epi16,
+    _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16,
+    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
 
 cpufeatures::new!(has_avx2, "avx2");
@@ -145,4 +145,16 @@ pub(crate) unsafe fn store<const STREAM: bool>(v: Y, p: *mut u8) {
             _mm256_storeu_si256(p.cast(), v.0);
         }
     }
+}
+
+/// Bit 0 of each of the 32 bytes at `p`, byte `k`'s at bit `k`.
+///
+/// # Safety
+/// `p` is valid for reads of 32 bytes; the CPU has AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn low_bits(p: *const u8) -> u32 {
+    // SAFETY: `p` is readable for 32 bytes (the caller's contract). Shifting each 16-bit lane
+    // left by 7 moves bit 0 of both its bytes to their bit 7, which `movemask` gathers.
+    unsafe { _mm256_movemask_epi8(_mm256_slli_epi16::<7>(load(p).0)) as u32 }
 }

@@ -180,10 +180,17 @@ fn pack_crumbs(dst: &mut [u8], src: &[u8], len: usize) -> usize {
 
 /// [`pack`] for `E(1)`: 64 bytes into 8 at a time, four vectors' low bits gathered.
 #[inline]
+#[allow(unsafe_code)]
 fn pack_bits(dst: &mut [u8], src: &[u8], len: usize) -> usize {
     let v = len / 64;
     let (to, _) = dst[..8 * v].as_chunks_mut::<8>();
     let (from, _) = src[..64 * v].as_chunks::<64>();
+    #[cfg(target_arch = "x86_64")]
+    if super::avx2::available() {
+        // SAFETY: the CPU has AVX2 (checked).
+        unsafe { pack_bits_avx2(to, from) };
+        return 64 * v + pack::<8>(&mut dst[8 * v..], &src[64 * v..], len - 64 * v);
+    }
     for (o, f) in to.iter_mut().zip(from) {
         let mut bits = 0u64;
         for k in 0..4 {
@@ -192,6 +199,28 @@ fn pack_bits(dst: &mut [u8], src: &[u8], len: usize) -> usize {
         *o = bits.to_le_bytes();
     }
     64 * v + pack::<8>(&mut dst[8 * v..], &src[64 * v..], len - 64 * v)
+}
+
+/// [`pack_bits`] 32 bytes at a time in AVX2 registers (measured in cache, 1 MiB: 36 -> 68
+/// GB/s; from memory, 64 MiB, it reads as fast as it can either way).
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn pack_bits_avx2(to: &mut [[u8; 8]], from: &[[u8; 64]]) {
+    for (o, f) in to.iter_mut().zip(from) {
+        // SAFETY: both halves of `f` are 32 readable bytes; the CPU has AVX2 (the caller's
+        // contract).
+        let (lo, hi) = unsafe {
+            (
+                super::avx2::low_bits(f.as_ptr()),
+                super::avx2::low_bits(f.as_ptr().add(32)),
+            )
+        };
+        *o = (u64::from(lo) | u64::from(hi) << 32).to_le_bytes();
+    }
 }
 
 const LOW_BITS: u64 = 0x0101_0101_0101_0101;
