@@ -2,9 +2,10 @@
 //! run time: the crate is built for the x86-64 baseline). The perfect shuffle of
 //! [`lanes::shuffle`](super::lanes::shuffle) works within each 16-byte half (`vpunpckl*` and
 //! `vpunpckh*` do not cross them), so one round of `M` registers is one round of two
-//! independent groups of `M` vectors: the two halves of a register are two neighbouring
-//! vectors of one source row, and come out as the same row of two neighbouring groups.
-//! Half the loads and shuffles of two groups of 16-byte vectors.
+//! independent sets of `M` vectors: the row interleaves and splits and the `E(4)` sub-tile
+//! kernels put two neighbouring 16-byte chunks of their rows side by side, and get the
+//! results of both chunks from half the loads and shuffles. Also `E(1)` packing's movemask,
+//! 32 bytes at a time.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{

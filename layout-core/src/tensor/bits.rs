@@ -282,7 +282,7 @@ fn unpack_bits(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
     8 * n + unpack::<8>(&mut dst[8 * n..], &src[n..], len - 8 * n, sign)
 }
 
-/// [`unpack`] for `E(4)`, four bytes into eight at a time in a 64-bit word.
+/// [`unpack`] for `E(4)`, sixteen bytes into 32 at a time in vectors.
 #[inline]
 fn unpack_nibbles(dst: &mut [u8], src: &[u8], len: usize, sign: bool) -> usize {
     // 32 at a time as vectors, sign-extended too (measured s4 `E(4)` -> bytes 0.39-0.46 ->
@@ -347,7 +347,7 @@ pub(crate) fn copy(
     parts: Range<usize>,
     stream: bool,
 ) {
-    // Made (4 KiB zeroed) on the first block only: runs and elements do not use it.
+    // Made (8 KiB zeroed) on the first block only: runs and elements do not use it.
     let mut scratch = None;
     nest.walk(parts, &mut |leaf: &Leaf<'_>| match &nest.kernel {
         Kernel::Element => {
