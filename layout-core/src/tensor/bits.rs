@@ -386,6 +386,22 @@ pub(crate) fn copy(
     });
 }
 
+/// `$kernel::<P, S>($args)` for the `$rows` rows of a nibble interleave (2, 4 or 8: `P =
+/// $rows / 2` pairs of rows) and `S = $stream`.
+#[cfg(target_arch = "x86_64")]
+macro_rules! by_pairs {
+    ($kernel:ident, $rows:expr, $stream:expr, ($($arg:expr),*)) => {
+        match ($rows, $stream) {
+            (2, false) => $kernel::<1, false>($($arg),*),
+            (4, false) => $kernel::<2, false>($($arg),*),
+            (_, false) => $kernel::<4, false>($($arg),*),
+            (2, true) => $kernel::<1, true>($($arg),*),
+            (4, true) => $kernel::<2, true>($($arg),*),
+            (_, true) => $kernel::<4, true>($($arg),*),
+        }
+    };
+}
+
 impl BitFields {
     /// A whole interleaving block of `E(4)` fields on both sides, through bytes: the rows
     /// unpacked into bytes, interleaved (or split) as bytes, packed again. `false` (nothing
@@ -438,14 +454,7 @@ impl BitFields {
                     #[cfg(target_arch = "x86_64")]
                     // SAFETY: the CPU has AVX2 (checked); `to` starts on a line if streamed.
                     unsafe {
-                        match (a.size, direct) {
-                            (2, false) => zip_nibbles_avx2::<1, false>(to, src, rows),
-                            (4, false) => zip_nibbles_avx2::<2, false>(to, src, rows),
-                            (_, false) => zip_nibbles_avx2::<4, false>(to, src, rows),
-                            (2, true) => zip_nibbles_avx2::<1, true>(to, src, rows),
-                            (4, true) => zip_nibbles_avx2::<2, true>(to, src, rows),
-                            (_, true) => zip_nibbles_avx2::<4, true>(to, src, rows),
-                        }
+                        by_pairs!(zip_nibbles_avx2, a.size, direct, (to, src, rows));
                     }
                 } else {
                     match a.size {
@@ -491,14 +500,7 @@ impl BitFields {
                     // SAFETY: the CPU has AVX2 (checked); every row starts on a line if
                     // streamed.
                     unsafe {
-                        match (b.size, direct) {
-                            (2, false) => unzip_nibbles_avx2::<1, false>(to, rows, from),
-                            (4, false) => unzip_nibbles_avx2::<2, false>(to, rows, from),
-                            (_, false) => unzip_nibbles_avx2::<4, false>(to, rows, from),
-                            (2, true) => unzip_nibbles_avx2::<1, true>(to, rows, from),
-                            (4, true) => unzip_nibbles_avx2::<2, true>(to, rows, from),
-                            (_, true) => unzip_nibbles_avx2::<4, true>(to, rows, from),
-                        }
+                        by_pairs!(unzip_nibbles_avx2, b.size, direct, (to, rows, from));
                     }
                     return true;
                 }

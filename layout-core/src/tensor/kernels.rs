@@ -232,42 +232,29 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
             .iter()
             .all(|k| k.is_multiple_of(LINE));
     if straight && w.a_lo == a {
-        // Block by block, so that the lines of one block are finished before the next; a
-        // block of a line a side in loops of fixed trip counts (measured f32 2-D transpose
+        // Block by block, so that the lines of one block are finished before the next.
+        let mut each = |r: usize, gy: usize, gx: usize| {
+            let (f, o) = (
+                r * ss + from(gx * M) + gy * lanes::BYTES,
+                r * ds + to(gy * M) + gx * lanes::BYTES,
+            );
+            // SAFETY: the bounds as in the in-place loop below, for the same block `r` and
+            // group. `out` starts on a line and destination row `y` of block `r` starts
+            // `r·ds + to(y) = r·ds + (y % b_lo)·out_row + (y / b_lo)·db_hi·N` bytes into it,
+            // a multiple of the line (checked above); plus `gx·16`: every store is 16-byte
+            // aligned.
+            unsafe { group::<N, M, true>(s, (f, src_row), out, (o, out_row)) }
+        };
+        // A block of a line a side in loops of fixed trip counts (measured f32 2-D transpose
         // 0.56 -> 0.70 of memcpy against the same loops over `b / M` and `a / M`, whose
         // offsets spill to the stack; f32 rows -> `{0,1:T(8,128)}`, whose source rows are
         // widened, 0.77 -> 0.84 on average over 8 runs).
+        const V: usize = LINE / lanes::BYTES;
+        // (A line a side: `a / M = b / M = LINE / (M·N) = V`.)
         if a * N == LINE && b * N == LINE {
-            const V: usize = LINE / lanes::BYTES;
-            for r in 0..at.reps {
-                for gy in 0..V {
-                    for gx in 0..V {
-                        let (f, o) = (
-                            r * ss + from(gx * M) + gy * lanes::BYTES,
-                            r * ds + to(gy * M) + gx * lanes::BYTES,
-                        );
-                        // SAFETY: as in the loop below, with `b / M = a / M = V`.
-                        unsafe { group::<N, M, true>(s, (f, src_row), out, (o, out_row)) }
-                    }
-                }
-            }
-            return;
-        }
-        for r in 0..at.reps {
-            for gy in 0..b / M {
-                for gx in 0..a / M {
-                    let (f, o) = (
-                        r * ss + from(gx * M) + gy * lanes::BYTES,
-                        r * ds + to(gy * M) + gx * lanes::BYTES,
-                    );
-                    // SAFETY: the bounds as in the in-place loop below, for the same block
-                    // `r` and group. `out` starts on a line and destination row `y` of block
-                    // `r` starts `r·ds + to(y) = r·ds + (y % b_lo)·out_row + (y / b_lo)·
-                    // db_hi·N` bytes into it, a multiple of the line (checked above); plus
-                    // `gx·16`: every store is 16-byte aligned.
-                    unsafe { group::<N, M, true>(s, (f, src_row), out, (o, out_row)) }
-                }
-            }
+            groups::<V>(at.reps, (V, V), &mut each);
+        } else {
+            groups::<0>(at.reps, (b / M, a / M), &mut each);
         }
         return;
     }
@@ -374,6 +361,24 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
                 unsafe {
                     group::<N, M, false>(s, (r * ss + f, src_row), out, (r * ds + o, out_row));
                 }
+            }
+        }
+    }
+}
+
+/// `each(r, gy, gx)` for every block `r < reps` and group `gy < ny`, `gx < nx` in it, in
+/// that order; with the trip counts `FIXED` (known to the compiler) if it is not 0.
+#[inline(always)]
+fn groups<const FIXED: usize>(
+    reps: usize,
+    (ny, nx): (usize, usize),
+    each: &mut impl FnMut(usize, usize, usize),
+) {
+    let (ny, nx) = if FIXED > 0 { (FIXED, FIXED) } else { (ny, nx) };
+    for r in 0..reps {
+        for gy in 0..ny {
+            for gx in 0..nx {
+                each(r, gy, gx);
             }
         }
     }
@@ -509,68 +514,84 @@ fn zip<W: Word<N>, const N: usize, const A: usize>(
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
         let rows: [&[[u8; N]]; A] = core::array::from_fn(|x| &src[s0 + x * at.sa..][..len]);
         let (out, _) = dst[d0..d0 + A * len].as_chunks_mut::<A>();
-        // Whole vectors: `M` slots of each row, `log2 A` rounds, `A` vectors out.
-        let m = lanes::BYTES / N;
-        let whole = if N <= 8 { len - len % m } else { 0 };
         // The run is written in order: streamed straight from the registers when it is all
         // whole vectors and whole lines, else gathered in `buf` and streamed.
+        let whole = N <= 8 && len.is_multiple_of(lanes::BYTES / N);
         let direct = at.stream
-            && whole == len
+            && whole
             && out.as_ptr().align_offset(LINE) == 0
             && (A * len * N).is_multiple_of(LINE);
-        let out = if at.stream && !direct {
-            &mut buf[..len]
-        } else {
-            out
-        };
-        for c in (0..whole).step_by(m) {
-            let mut v: [lanes::V; A] =
-                core::array::from_fn(|x| lanes::at(rows[x].as_flattened(), c * N));
-            lanes::shuffle::<N, A>(&mut v, lanes::log2(A));
-            let to = out[c..c + m].as_flattened_mut().as_flattened_mut();
-            for (k, v) in v.iter().enumerate() {
-                if direct {
-                    lanes::stream(*v, to, k * lanes::BYTES);
-                } else {
-                    lanes::put(*v, to, k * lanes::BYTES);
-                }
-            }
-        }
-        let out = &mut out[whole..];
-        let rows: [&[[u8; N]]; A] = core::array::from_fn(|x| &rows[x][whole..]);
-        if A * N <= 4 {
-            // The `A` slots of an output group as one integer, built with shifts: vector
-            // shifts and ors, where byte shuffles would stay scalar.
-            for (y, o) in out.iter_mut().enumerate() {
-                let mut v = 0u32;
-                for (x, row) in rows.iter().enumerate() {
-                    v |= (lane(&row[y]) as u32) << (8 * N * x);
-                }
-                o.as_flattened_mut()
-                    .copy_from_slice(&v.to_le_bytes()[..A * N]);
-            }
-        } else if A * N <= 8 {
-            for (y, o) in out.iter_mut().enumerate() {
-                let mut v = 0u64;
-                for (x, row) in rows.iter().enumerate() {
-                    v |= lane(&row[y]) << (8 * N * x);
-                }
-                o.as_flattened_mut()
-                    .copy_from_slice(&v.to_le_bytes()[..A * N]);
-            }
-        } else {
-            for (y, o) in out.iter_mut().enumerate() {
-                for x in 0..A {
-                    o[x] = W::get(rows[x][y]).put();
-                }
-            }
-        }
         if at.stream && !direct {
+            zip_rows::<W, N, A, false>(&mut buf[..len], rows);
             let out = &mut dst[d0..d0 + A * len];
             stream::copy(
                 out.as_flattened_mut(),
                 buf[..len].as_flattened().as_flattened(),
             );
+        } else if direct {
+            zip_rows::<W, N, A, true>(out, rows);
+        } else {
+            zip_rows::<W, N, A, false>(out, rows);
+        }
+    }
+}
+
+/// Interleaves the `A` rows `rows` into `out` (slot `y` of row `x` to `out[y][x]`) in
+/// 16-byte vectors: `16 / N` slots of each row, `log2 A` rounds, `A` vectors out, each
+/// streamed if `STREAM`; a tail shorter than a vector, and slots of 16 bytes, one group
+/// at a time.
+///
+/// # Panics
+/// If `STREAM` and `out` holds a tail (streamed runs are whole vectors).
+#[inline(always)]
+fn zip_rows<W: Word<N>, const N: usize, const A: usize, const STREAM: bool>(
+    out: &mut [[[u8; N]; A]],
+    rows: [&[[u8; N]]; A],
+) {
+    let len = out.len();
+    let m = lanes::BYTES / N;
+    let whole = if N <= 8 { len - len % m } else { 0 };
+    for c in (0..whole).step_by(m) {
+        let mut v: [lanes::V; A] =
+            core::array::from_fn(|x| lanes::at(rows[x][..len].as_flattened(), c * N));
+        lanes::shuffle::<N, A>(&mut v, lanes::log2(A));
+        let to = out[c..c + m].as_flattened_mut().as_flattened_mut();
+        for (k, v) in v.iter().enumerate() {
+            if STREAM {
+                lanes::stream(*v, to, k * lanes::BYTES);
+            } else {
+                lanes::put(*v, to, k * lanes::BYTES);
+            }
+        }
+    }
+    let out = &mut out[whole..];
+    assert!(!STREAM || out.is_empty(), "streamed runs are whole vectors");
+    let rows: [&[[u8; N]]; A] = core::array::from_fn(|x| &rows[x][whole..]);
+    if A * N <= 4 {
+        // The `A` slots of an output group as one integer, built with shifts: vector
+        // shifts and ors, where byte shuffles would stay scalar.
+        for (y, o) in out.iter_mut().enumerate() {
+            let mut v = 0u32;
+            for (x, row) in rows.iter().enumerate() {
+                v |= (lane(&row[y]) as u32) << (8 * N * x);
+            }
+            o.as_flattened_mut()
+                .copy_from_slice(&v.to_le_bytes()[..A * N]);
+        }
+    } else if A * N <= 8 {
+        for (y, o) in out.iter_mut().enumerate() {
+            let mut v = 0u64;
+            for (x, row) in rows.iter().enumerate() {
+                v |= lane(&row[y]) << (8 * N * x);
+            }
+            o.as_flattened_mut()
+                .copy_from_slice(&v.to_le_bytes()[..A * N]);
+        }
+    } else {
+        for (y, o) in out.iter_mut().enumerate() {
+            for x in 0..A {
+                o[x] = W::get(rows[x][y]).put();
+            }
         }
     }
 }
@@ -996,28 +1017,44 @@ mod tests {
         Ok(())
     }
 
-    /// Interleaves `A` rows of `len` slots, `stride` bytes apart, with the AVX2 kernel (plain
-    /// and streamed stores, into a run that starts on a line), against the slot-by-slot
-    /// reference.
+    /// Interleaves `A` rows of `len` slots, `stride` bytes apart: by the slot-by-slot
+    /// reference, then by the 16-byte kernel (plain stores, and streamed when the rows are
+    /// whole vectors) and the AVX2 kernel where the CPU has it (plain and streamed stores,
+    /// when the rows are whole 32-byte chunks), each into a run that starts on a line.
     #[allow(unsafe_code)]
-    fn check_zip<const N: usize, const A: usize>(
+    fn check_zip<W: Word<N>, const N: usize, const A: usize>(
         src: &[u8],
         len: usize,
         gap: usize,
     ) -> Result<(), TestCaseError> {
-        #[cfg(target_arch = "x86_64")]
-        if super::super::avx2::available() {
-            let stride = len * N + gap;
-            let mut expected = vec![0u8; A * len * N];
-            for x in 0..A {
-                for y in 0..len {
-                    let slot = &src[x * stride + y * N..][..N];
-                    expected[(y * A + x) * N..][..N].copy_from_slice(slot);
-                }
+        let stride = len * N + gap;
+        let mut expected = vec![0u8; A * len * N];
+        for x in 0..A {
+            for y in 0..len {
+                let slot = &src[x * stride + y * N..][..N];
+                expected[(y * A + x) * N..][..N].copy_from_slice(slot);
             }
-            let mut buf = vec![0u8; A * len * N + LINE];
-            let at = buf.as_ptr().align_offset(LINE);
-            let out = &mut buf[at..at + A * len * N];
+        }
+        let mut buf = vec![0u8; A * len * N + LINE];
+        let at = buf.as_ptr().align_offset(LINE);
+        let out = &mut buf[at..at + A * len * N];
+        let rows: [&[[u8; N]]; A] =
+            core::array::from_fn(|x| &src[x * stride..][..len * N].as_chunks::<N>().0[..len]);
+        {
+            let (groups, _) = out.as_chunks_mut::<N>().0.as_chunks_mut::<A>();
+            zip_rows::<W, N, A, false>(groups, rows);
+        }
+        prop_assert_eq!(&out[..], &expected[..], "16-byte vectors");
+        if N <= 8 && (len * N).is_multiple_of(lanes::BYTES) {
+            out.fill(0);
+            let (groups, _) = out.as_chunks_mut::<N>().0.as_chunks_mut::<A>();
+            zip_rows::<W, N, A, true>(groups, rows);
+            stream::fence();
+            prop_assert_eq!(&out[..], &expected[..], "16-byte vectors, streamed");
+        }
+        #[cfg(target_arch = "x86_64")]
+        if N <= 8 && (len * N).is_multiple_of(32) && super::super::avx2::available() {
+            out.fill(0);
             // SAFETY: the CPU has AVX2 (checked); `out` starts on a line.
             unsafe { zip_avx2::<N, A, false>(out, src, (0, stride, len * N)) };
             prop_assert_eq!(&out[..], &expected[..], "AVX2");
@@ -1027,39 +1064,43 @@ mod tests {
             stream::fence();
             prop_assert_eq!(&out[..], &expected[..], "AVX2, streamed");
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (src, len, gap);
         Ok(())
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
-        /// The interleave of rows into runs (rows to row sub-tiles `(2,1)` `(4,1)` `(8,1)`) in
-        /// AVX2 registers, at every slot width, against the slot-by-slot reference.
+        /// The interleave of rows into runs (rows to row sub-tiles `(2,1)` `(4,1)` `(8,1)`), at
+        /// every slot width: 16-byte vectors, AVX2 where the CPU has it, and streamed stores,
+        /// against the slot-by-slot reference.
         #[test]
-        fn zip_kernel_matches_the_reference(
-            width in 0..4usize,
+        fn zip_kernels_match_the_reference(
+            width in 0..5usize,
             rows in 0..3usize,
             chunks in 1..5usize,
             gap in 0..40usize,
             src in proptest::collection::vec(any::<u8>(), 8 * 8 * 128 + 8 * 40),
         ) {
+            // Rows of `32 · chunks` bytes, and odd lengths that leave a tail.
             let bytes = 32 * chunks;
             macro_rules! width {
-                ($n:literal) => {
-                    match rows {
-                        0 => check_zip::<$n, 2>(&src, bytes / $n, gap)?,
-                        1 => check_zip::<$n, 4>(&src, bytes / $n, gap)?,
-                        _ => check_zip::<$n, 8>(&src, bytes / $n, gap)?,
+                ($w:ty, $n:literal) => {{
+                    let len = bytes / $n;
+                    for len in [len, len + 1] {
+                        match rows {
+                            0 => check_zip::<$w, $n, 2>(&src, len, gap)?,
+                            1 => check_zip::<$w, $n, 4>(&src, len, gap)?,
+                            _ => check_zip::<$w, $n, 8>(&src, len, gap)?,
+                        }
                     }
-                };
+                }};
             }
             match width {
-                0 => width!(1),
-                1 => width!(2),
-                2 => width!(4),
-                _ => width!(8),
+                0 => width!(u8, 1),
+                1 => width!(u16, 2),
+                2 => width!(u32, 4),
+                3 => width!(u64, 8),
+                _ => width!(u128, 16),
             }
         }
 
