@@ -793,15 +793,20 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
             }
         }),
         Kernel::Run(run) if stream && !run.clip && run.size * N < LINE => {
-            // Runs shorter than a line (tile rows of 16-32 bytes) one after the other in the
-            // destination: gathered into whole lines and streamed, where copied one by one
-            // each line was read before it was written (measured u8 rows -> `T(8,32)` 0.36-0.42
-            // -> 0.50-0.55 of memcpy; 0.62-0.69 with `nest`'s loops in destination order).
+            // Runs shorter than a line (tile rows of 8-48 bytes) one after the other in the
+            // destination: streamed straight from the registers, 16 bytes at a time, where
+            // copied one by one each line was read before it was written (measured u8 rows ->
+            // `T(8,32)` 0.36-0.42 -> 0.62-0.69 of memcpy gathered into whole lines and
+            // streamed from there, -> 1.1-1.2 streamed from the registers); other lengths,
+            // and runs that do not start 16-byte aligned, gathered into whole lines.
             let mut lines = stream::Lines::boxed();
             let (buf, _) = lines.0.as_flattened_mut().as_chunks_mut::<N>();
             let len = run.size;
             let per = buf.len() / len;
+            let direct = matches!(len * N, 8 | 16 | 32 | 48);
             nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
+                let from = |k: usize| offsets(leaf, k).1;
+                let (d, _) = offsets(leaf, 0);
                 if leaf.step.dst != len {
                     for k in 0..leaf.n {
                         let (d, s) = offsets(leaf, k);
@@ -809,9 +814,20 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                     }
                     return;
                 }
+                let out = dst[d..d + leaf.n * len].as_flattened_mut();
+                if direct && out.as_ptr().align_offset(lanes::BYTES) == 0 {
+                    let src = src.as_flattened();
+                    match len * N {
+                        8 => stream_runs::<8>(out, src, N, from),
+                        16 => stream_runs::<16>(out, src, N, from),
+                        32 => stream_runs::<32>(out, src, N, from),
+                        _ => stream_runs::<48>(out, src, N, from),
+                    }
+                    return;
+                }
                 for first in (0..leaf.n).step_by(per) {
                     let n = per.min(leaf.n - first);
-                    let from = |k: usize| offsets(leaf, first + k).1;
+                    let from = |k: usize| from(first + k);
                     let to = buf[..n * len].as_flattened_mut();
                     // A run of a known size is a move of a fixed-size array, not a call
                     // (measured against `copy_from_slice` per run: u8 rows -> `T(8,32)` 0.46 ->
@@ -827,9 +843,8 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                             }
                         }
                     }
-                    let (d, _) = offsets(leaf, first);
                     stream::copy(
-                        dst[d..d + n * len].as_flattened_mut(),
+                        out[first * len * N..(first + n) * len * N].as_mut(),
                         buf[..n * len].as_flattened(),
                     );
                 }
@@ -888,6 +903,37 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                     edge(nest, leaf, k, [a, b, wa, wb], &mut |d, s| dst[d] = src[s]);
                 }
             });
+        }
+    }
+}
+
+/// Copies runs of `B` bytes of `src` (run `k` from slot `from(k)`, slots of `n` bytes) one
+/// after the other into `to`, 16 bytes at a time, with non-temporal stores where they are
+/// 16-byte aligned (call `stream::fence` after the last one): `B` a multiple of 16, or 8 (two
+/// runs a vector).
+#[inline(always)]
+fn stream_runs<const B: usize>(to: &mut [u8], src: &[u8], n: usize, from: impl Fn(usize) -> usize) {
+    if B == 8 {
+        let (pairs, tail) = to.as_chunks_mut::<{ lanes::BYTES }>();
+        for (k, pair) in pairs.iter_mut().enumerate() {
+            let (a, b) = (from(2 * k) * n, from(2 * k + 1) * n);
+            let mut v = [0u8; lanes::BYTES];
+            v[..8].copy_from_slice(&src[a..a + 8]);
+            v[8..].copy_from_slice(&src[b..b + 8]);
+            lanes::stream(lanes::load(&v), pair, 0);
+        }
+        if !tail.is_empty() {
+            let s = from(2 * pairs.len()) * n;
+            tail.copy_from_slice(&src[s..s + tail.len()]);
+        }
+        return;
+    }
+    let (runs, _) = to.as_chunks_mut::<B>();
+    for (k, run) in runs.iter_mut().enumerate() {
+        let s = from(k) * n;
+        let (vs, _) = src[s..s + B].as_chunks::<{ lanes::BYTES }>();
+        for (o, v) in run.as_chunks_mut::<{ lanes::BYTES }>().0.iter_mut().zip(vs) {
+            lanes::stream(lanes::load(v), o, 0);
         }
     }
 }
