@@ -792,47 +792,68 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                 dst[d] = src[s];
             }
         }),
-        Kernel::Run(run) if stream && !run.clip && run.size * N < LINE => {
-            // Runs shorter than a line (tile rows of 8-48 bytes) one after the other in the
-            // destination: streamed straight from the registers, 16 bytes at a time, where
-            // copied one by one each line was read before it was written (measured u8 rows ->
-            // `T(8,32)` 0.36-0.42 -> 0.62-0.69 of memcpy gathered into whole lines and
-            // streamed from there, -> 1.1-1.2 streamed from the registers); other lengths,
-            // and runs that do not start 16-byte aligned, gathered into whole lines.
+        Kernel::Run(run) if stream && !run.clip && run.size * N <= MAX_FIXED_RUN => {
+            // Runs of a few lines at most (tile rows of 8-128 bytes) whose destination starts
+            // 16-byte aligned, as every step of the leaf does: moves of a fixed size, streamed
+            // straight from the registers 16 bytes at a time. Measured against gathering runs
+            // shorter than a line into whole lines and streaming from there: u8 rows ->
+            // `T(8,32)` 0.62-0.69 -> 0.82-0.90 of memcpy; against `stream::copy` per run, whose
+            // length is not known: u8 `T(8,64)` -> rows 0.65-0.73 -> 1.29-1.41, back 0.8-0.94
+            // -> 1.33-1.40, s4 `T(8,128)E(4)` -> rows 0.70-0.83 -> 1.47-1.54, u8 `T(8,128)` ->
+            // rows 0.97-1.22 -> 1.42-1.60). Where the runs are not aligned,
+            // those shorter than a line that follow each other in the destination are
+            // gathered into whole lines (each line was read before it was written where they
+            // were copied one by one: u8 rows -> `T(8,32)` 0.36-0.42 -> 0.62-0.69).
             let mut lines = stream::Lines::boxed();
             let (buf, _) = lines.0.as_flattened_mut().as_chunks_mut::<N>();
             let len = run.size;
+            let bytes = len * N;
             let per = buf.len() / len;
-            let direct = matches!(len * N, 8 | 16 | 32 | 48);
             nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
-                let from = |k: usize| offsets(leaf, k).1;
+                if leaf.n == 0 {
+                    return;
+                }
                 let (d, _) = offsets(leaf, 0);
-                if leaf.step.dst != len {
+                // Runs that follow each other need only start on a vector (each line is
+                // finished by the next stores); runs apart, on a line and of whole lines.
+                let contiguous = leaf.step.dst == len;
+                let to = if contiguous { lanes::BYTES } else { LINE };
+                let aligned = dst.as_flattened()[d * N..].as_ptr().align_offset(to) == 0
+                    && (leaf.step.dst * N).is_multiple_of(to)
+                    && (contiguous || bytes.is_multiple_of(LINE));
+                let (out, from) = (dst.as_flattened_mut(), src.as_flattened());
+                if aligned {
+                    match bytes {
+                        8 if contiguous => return stream_pairs(out, from, N, leaf),
+                        16 => return stream_each::<16>(out, from, N, leaf),
+                        32 => return stream_each::<32>(out, from, N, leaf),
+                        48 => return stream_each::<48>(out, from, N, leaf),
+                        64 => return stream_each::<64>(out, from, N, leaf),
+                        128 => return stream_each::<128>(out, from, N, leaf),
+                        _ => {}
+                    }
+                }
+                if !contiguous || bytes >= LINE {
                     for k in 0..leaf.n {
                         let (d, s) = offsets(leaf, k);
-                        dst[d..d + len].copy_from_slice(&src[s..s + len]);
+                        let (d, s) = (&mut out[d * N..][..bytes], &from[s * N..][..bytes]);
+                        if bytes >= LINE {
+                            stream::copy(d, s);
+                        } else {
+                            d.copy_from_slice(s);
+                        }
                     }
                     return;
                 }
-                let out = dst[d..d + leaf.n * len].as_flattened_mut();
-                if direct && out.as_ptr().align_offset(lanes::BYTES) == 0 {
-                    let src = src.as_flattened();
-                    match len * N {
-                        8 => stream_runs::<8>(out, src, N, from),
-                        16 => stream_runs::<16>(out, src, N, from),
-                        32 => stream_runs::<32>(out, src, N, from),
-                        _ => stream_runs::<48>(out, src, N, from),
-                    }
-                    return;
-                }
+                let out = &mut out[d * N..][..leaf.n * bytes];
                 for first in (0..leaf.n).step_by(per) {
                     let n = per.min(leaf.n - first);
-                    let from = |k: usize| from(first + k);
+                    let from = |k: usize| offsets(leaf, first + k).1;
                     let to = buf[..n * len].as_flattened_mut();
                     // A run of a known size is a move of a fixed-size array, not a call
                     // (measured against `copy_from_slice` per run: u8 rows -> `T(8,32)` 0.46 ->
                     // 0.54-0.59 of memcpy, f32 rows -> `T(8,4)` 0.24 -> 0.33).
-                    match len * N {
+                    match bytes {
                         8 => gather::<8>(to, src.as_flattened(), N, from),
                         16 => gather::<16>(to, src.as_flattened(), N, from),
                         32 => gather::<32>(to, src.as_flattened(), N, from),
@@ -844,7 +865,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                         }
                     }
                     stream::copy(
-                        out[first * len * N..(first + n) * len * N].as_mut(),
+                        &mut out[first * bytes..(first + n) * bytes],
                         buf[..n * len].as_flattened(),
                     );
                 }
@@ -907,34 +928,54 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
     }
 }
 
-/// Copies runs of `B` bytes of `src` (run `k` from slot `from(k)`, slots of `n` bytes) one
-/// after the other into `to`, 16 bytes at a time, with non-temporal stores where they are
-/// 16-byte aligned (call `stream::fence` after the last one): `B` a multiple of 16, or 8 (two
-/// runs a vector).
+/// The longest run, in bytes, that streamed copies move as a fixed-size array.
+const MAX_FIXED_RUN: usize = 2 * LINE;
+
+/// Copies the runs of `B` bytes of a leaf (slots of `n` bytes), 16 bytes at a time, with
+/// non-temporal stores where they are 16-byte aligned (call `stream::fence` after the last
+/// one); `B` a multiple of 16.
 #[inline(always)]
-fn stream_runs<const B: usize>(to: &mut [u8], src: &[u8], n: usize, from: impl Fn(usize) -> usize) {
-    if B == 8 {
-        let (pairs, tail) = to.as_chunks_mut::<{ lanes::BYTES }>();
-        for (k, pair) in pairs.iter_mut().enumerate() {
-            let (a, b) = (from(2 * k) * n, from(2 * k + 1) * n);
-            let mut v = [0u8; lanes::BYTES];
-            v[..8].copy_from_slice(&src[a..a + 8]);
-            v[8..].copy_from_slice(&src[b..b + 8]);
-            lanes::stream(lanes::load(&v), pair, 0);
+fn stream_each<const B: usize>(dst: &mut [u8], src: &[u8], n: usize, leaf: &Leaf<'_>) {
+    let run = |to: &mut [u8; B], s: usize| {
+        let (vs, _) = src[s * n..][..B].as_chunks::<{ lanes::BYTES }>();
+        for (o, v) in to.as_chunks_mut::<{ lanes::BYTES }>().0.iter_mut().zip(vs) {
+            lanes::stream(lanes::load(v), o, 0);
         }
-        if !tail.is_empty() {
-            let s = from(2 * pairs.len()) * n;
-            tail.copy_from_slice(&src[s..s + tail.len()]);
+    };
+    let (d, _) = offsets(leaf, 0);
+    if leaf.step.dst * n == B {
+        // One after the other: the destination's runs as chunks, checked once.
+        let (runs, _) = dst[d * n..][..leaf.n * B].as_chunks_mut::<B>();
+        for (k, to) in runs.iter_mut().enumerate() {
+            run(to, offsets(leaf, k).1);
         }
         return;
     }
-    let (runs, _) = to.as_chunks_mut::<B>();
-    for (k, run) in runs.iter_mut().enumerate() {
-        let s = from(k) * n;
-        let (vs, _) = src[s..s + B].as_chunks::<{ lanes::BYTES }>();
-        for (o, v) in run.as_chunks_mut::<{ lanes::BYTES }>().0.iter_mut().zip(vs) {
-            lanes::stream(lanes::load(v), o, 0);
-        }
+    for k in 0..leaf.n {
+        let (d, s) = offsets(leaf, k);
+        let to: &mut [u8; B] = (&mut dst[d * n..][..B]).try_into().expect("B bytes");
+        run(to, s);
+    }
+}
+
+/// Copies the runs of 8 bytes of a leaf (slots of `n` bytes) that follow each other in
+/// `dst`, two runs a 16-byte vector, with non-temporal stores where they are 16-byte aligned
+/// (call `stream::fence` after the last one).
+#[inline(always)]
+fn stream_pairs(dst: &mut [u8], src: &[u8], n: usize, leaf: &Leaf<'_>) {
+    let from = |k: usize| offsets(leaf, k).1 * n;
+    let d = offsets(leaf, 0).0 * n;
+    let (pairs, tail) = dst[d..][..8 * leaf.n].as_chunks_mut::<{ lanes::BYTES }>();
+    for (k, pair) in pairs.iter_mut().enumerate() {
+        let (a, b) = (from(2 * k), from(2 * k + 1));
+        let mut v = [0u8; lanes::BYTES];
+        v[..8].copy_from_slice(&src[a..a + 8]);
+        v[8..].copy_from_slice(&src[b..b + 8]);
+        lanes::stream(lanes::load(&v), pair, 0);
+    }
+    if !tail.is_empty() {
+        let s = from(2 * pairs.len());
+        tail.copy_from_slice(&src[s..s + 8]);
     }
 }
 
