@@ -871,6 +871,25 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                 }
             });
         }
+        Kernel::Run(run) if !stream && !run.clip && run.size * N <= MAX_FIXED_RUN => {
+            // Moves of a fixed size, not calls into `memcpy` (measured in cache: s4 rows <->
+            // `T(8,128)E(4)`, 128 KiB, 11.0 -> 25.5 GB/s; u8 rows -> `T(8,32)` 6.3 -> 15.5;
+            // u8 rows -> `T(8,128)`, 2 MiB, 23 -> 40).
+            let (out, from) = (dst.as_flattened_mut(), src.as_flattened());
+            nest.walk_from(slice, &mut |leaf: &Leaf<'_>| match run.size * N {
+                8 => copy_each::<8>(out, from, N, leaf),
+                16 => copy_each::<16>(out, from, N, leaf),
+                32 => copy_each::<32>(out, from, N, leaf),
+                64 => copy_each::<64>(out, from, N, leaf),
+                128 => copy_each::<128>(out, from, N, leaf),
+                bytes => {
+                    for k in 0..leaf.n {
+                        let (d, s) = offsets(leaf, k);
+                        out[d * N..][..bytes].copy_from_slice(&from[s * N..][..bytes]);
+                    }
+                }
+            });
+        }
         Kernel::Run(run) => nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
                 let len = nest.count(&run, Nest::at_step(leaf, run.dim, k));
@@ -955,6 +974,16 @@ fn stream_each<const B: usize>(dst: &mut [u8], src: &[u8], n: usize, leaf: &Leaf
         let (d, s) = offsets(leaf, k);
         let to: &mut [u8; B] = (&mut dst[d * n..][..B]).try_into().expect("B bytes");
         run(to, s);
+    }
+}
+
+/// Copies the runs of `B` bytes of a leaf (slots of `n` bytes).
+#[inline(always)]
+fn copy_each<const B: usize>(dst: &mut [u8], src: &[u8], n: usize, leaf: &Leaf<'_>) {
+    for k in 0..leaf.n {
+        let (d, s) = offsets(leaf, k);
+        let to: &mut [u8; B] = (&mut dst[d * n..][..B]).try_into().expect("B bytes");
+        *to = src[s * n..][..B].try_into().expect("B bytes");
     }
 }
 
