@@ -800,93 +800,75 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
             // `T(8,32)` 0.62-0.69 -> 0.82-0.90 of memcpy; against `stream::copy` per run, whose
             // length is not known: u8 `T(8,64)` -> rows 0.65-0.73 -> 1.29-1.41, back 0.8-0.94
             // -> 1.33-1.40, s4 `T(8,128)E(4)` -> rows 0.70-0.83 -> 1.47-1.54, u8 `T(8,128)` ->
-            // rows 0.97-1.22 -> 1.42-1.60). Where the runs are not aligned,
-            // those shorter than a line that follow each other in the destination are
-            // gathered into whole lines (each line was read before it was written where they
-            // were copied one by one: u8 rows -> `T(8,32)` 0.36-0.42 -> 0.62-0.69).
+            // rows 0.97-1.22 -> 1.42-1.60). Where the runs are not aligned, those shorter than
+            // a line that follow each other in the destination are gathered into whole lines
+            // (each line was read before it was written where they were copied one by one: u8
+            // rows -> `T(8,32)` 0.36-0.42 -> 0.50-0.55).
             let mut lines = stream::Lines::boxed();
-            let (buf, _) = lines.0.as_flattened_mut().as_chunks_mut::<N>();
-            let len = run.size;
-            let bytes = len * N;
-            let per = buf.len() / len;
-            nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
-                if leaf.n == 0 {
+            let buf = lines.0.as_flattened_mut();
+            let bytes = run.size * N;
+            let per = buf.len() / bytes;
+            let (out, from) = (dst.as_flattened_mut(), src.as_flattened());
+            nest.walk_pairs_from(slice, &mut |leaf: &Leaf<'_>, inner: Option<&Loop>| {
+                let runs = Runs::new(leaf, inner, N);
+                if runs.count() == 0 {
                     return;
                 }
-                let (d, _) = offsets(leaf, 0);
                 // Runs that follow each other need only start on a vector (each line is
                 // finished by the next stores); runs apart, on a line and of whole lines.
-                let contiguous = leaf.step.dst == len;
+                let contiguous = runs.contiguous(bytes);
                 let to = if contiguous { lanes::BYTES } else { LINE };
-                let aligned = dst.as_flattened()[d * N..].as_ptr().align_offset(to) == 0
-                    && (leaf.step.dst * N).is_multiple_of(to)
-                    && (contiguous || bytes.is_multiple_of(LINE));
-                let (out, from) = (dst.as_flattened_mut(), src.as_flattened());
-                if aligned {
+                if runs.aligned(out, to) && (contiguous || bytes.is_multiple_of(LINE)) {
                     match bytes {
-                        8 if contiguous => return stream_pairs(out, from, N, leaf),
-                        16 => return stream_each::<16>(out, from, N, leaf),
-                        32 => return stream_each::<32>(out, from, N, leaf),
-                        48 => return stream_each::<48>(out, from, N, leaf),
-                        64 => return stream_each::<64>(out, from, N, leaf),
-                        128 => return stream_each::<128>(out, from, N, leaf),
+                        8 if contiguous => return stream_pairs(out, from, &runs),
+                        16 => return stream_each::<16>(out, from, &runs),
+                        32 => return stream_each::<32>(out, from, &runs),
+                        48 => return stream_each::<48>(out, from, &runs),
+                        64 => return stream_each::<64>(out, from, &runs),
+                        128 => return stream_each::<128>(out, from, &runs),
                         _ => {}
                     }
                 }
                 if !contiguous || bytes >= LINE {
-                    for k in 0..leaf.n {
-                        let (d, s) = offsets(leaf, k);
-                        let (d, s) = (&mut out[d * N..][..bytes], &from[s * N..][..bytes]);
+                    runs.each(|d, s| {
+                        let (d, s) = (&mut out[d..][..bytes], &from[s..][..bytes]);
                         if bytes >= LINE {
                             stream::copy(d, s);
                         } else {
                             d.copy_from_slice(s);
                         }
-                    }
+                    });
                     return;
                 }
-                let out = &mut out[d * N..][..leaf.n * bytes];
-                for first in (0..leaf.n).step_by(per) {
-                    let n = per.min(leaf.n - first);
-                    let from = |k: usize| offsets(leaf, first + k).1;
-                    let to = buf[..n * len].as_flattened_mut();
-                    // A run of a known size is a move of a fixed-size array, not a call
-                    // (measured against `copy_from_slice` per run: u8 rows -> `T(8,32)` 0.46 ->
-                    // 0.54-0.59 of memcpy, f32 rows -> `T(8,4)` 0.24 -> 0.33).
-                    match bytes {
-                        8 => gather::<8>(to, src.as_flattened(), N, from),
-                        16 => gather::<16>(to, src.as_flattened(), N, from),
-                        32 => gather::<32>(to, src.as_flattened(), N, from),
-                        bytes => {
-                            for (k, to) in to.chunks_exact_mut(bytes).enumerate() {
-                                let s = from(k) * N;
-                                to.copy_from_slice(&src.as_flattened()[s..s + bytes]);
-                            }
-                        }
+                let out = &mut out[runs.at.0..][..runs.count() * bytes];
+                let (mut filled, mut done) = (0, 0);
+                runs.each(|_, s| {
+                    buf[filled * bytes..][..bytes].copy_from_slice(&from[s..][..bytes]);
+                    filled += 1;
+                    if filled == per {
+                        stream::copy(&mut out[done..][..filled * bytes], &buf[..filled * bytes]);
+                        done += filled * bytes;
+                        filled = 0;
                     }
-                    stream::copy(
-                        &mut out[first * bytes..(first + n) * bytes],
-                        buf[..n * len].as_flattened(),
-                    );
-                }
+                });
+                stream::copy(&mut out[done..], &buf[..filled * bytes]);
             });
         }
         Kernel::Run(run) if !stream && !run.clip && run.size * N <= MAX_FIXED_RUN => {
-            // Moves of a fixed size, not calls into `memcpy` (measured in cache: s4 rows <->
-            // `T(8,128)E(4)`, 128 KiB, 11.0 -> 25.5 GB/s; u8 rows -> `T(8,32)` 6.3 -> 15.5;
-            // u8 rows -> `T(8,128)`, 2 MiB, 23 -> 40).
+            // Moves of a fixed size, not calls into `memcpy` (measured in cache, a leaf at a
+            // time: s4 rows <-> `T(8,128)E(4)`, 128 KiB, 11.0 -> 25.5 GB/s; u8 rows ->
+            // `T(8,32)` 6.3 -> 15.5; u8 rows -> `T(8,128)`, 2 MiB, 23 -> 40).
             let (out, from) = (dst.as_flattened_mut(), src.as_flattened());
-            nest.walk_from(slice, &mut |leaf: &Leaf<'_>| match run.size * N {
-                8 => copy_each::<8>(out, from, N, leaf),
-                16 => copy_each::<16>(out, from, N, leaf),
-                32 => copy_each::<32>(out, from, N, leaf),
-                64 => copy_each::<64>(out, from, N, leaf),
-                128 => copy_each::<128>(out, from, N, leaf),
-                bytes => {
-                    for k in 0..leaf.n {
-                        let (d, s) = offsets(leaf, k);
-                        out[d * N..][..bytes].copy_from_slice(&from[s * N..][..bytes]);
-                    }
+            let bytes = run.size * N;
+            nest.walk_pairs_from(slice, &mut |leaf: &Leaf<'_>, inner: Option<&Loop>| {
+                let runs = Runs::new(leaf, inner, N);
+                match bytes {
+                    8 => copy_each::<8>(out, from, &runs),
+                    16 => copy_each::<16>(out, from, &runs),
+                    32 => copy_each::<32>(out, from, &runs),
+                    64 => copy_each::<64>(out, from, &runs),
+                    128 => copy_each::<128>(out, from, &runs),
+                    _ => runs.each(|d, s| out[d..][..bytes].copy_from_slice(&from[s..][..bytes])),
                 }
             });
         }
@@ -947,76 +929,115 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
     }
 }
 
-/// The longest run, in bytes, that streamed copies move as a fixed-size array.
+/// The longest run, in bytes, that copies move as a fixed-size array.
 const MAX_FIXED_RUN: usize = 2 * LINE;
 
-/// Copies the runs of `B` bytes of a leaf (slots of `n` bytes), 16 bytes at a time, with
-/// non-temporal stores where they are 16-byte aligned (call `stream::fence` after the last
-/// one); `B` a multiple of 16.
+/// The runs of a leaf of the run kernel, in bytes: `outer.0` steps `(outer.1, outer.2)` apart,
+/// each of `inner.0` steps `(inner.1, inner.2)` apart, from `at` (destination, source).
+#[derive(Clone, Copy)]
+struct Runs {
+    at: (usize, usize),
+    outer: (usize, usize, usize),
+    inner: (usize, usize, usize),
+}
+
+impl Runs {
+    /// The runs of `leaf` (slots of `n` bytes), and of the innermost loop `inner` at each of
+    /// its steps if there is one (see [`Nest::walk_pairs_from`]).
+    fn new(leaf: &Leaf<'_>, inner: Option<&Loop>, n: usize) -> Runs {
+        let step = |count: usize, l: &Loop| (count, l.dst * n, l.src * n);
+        let (outer, inner) = match inner {
+            Some(i) => (step(leaf.n, &leaf.step), step(i.size, i)),
+            None => ((1, 0, 0), step(leaf.n, &leaf.step)),
+        };
+        Runs {
+            at: (leaf.at.0 * n, leaf.at.1 * n),
+            outer,
+            inner,
+        }
+    }
+
+    fn count(&self) -> usize {
+        self.outer.0 * self.inner.0
+    }
+
+    /// Whether each run of `bytes` bytes starts where the one before ends in the destination.
+    fn contiguous(&self, bytes: usize) -> bool {
+        self.inner.1 == bytes && (self.outer.0 <= 1 || self.outer.1 == self.inner.0 * bytes)
+    }
+
+    /// Whether every run starts `to`-byte aligned in `dst`.
+    fn aligned(&self, dst: &[u8], to: usize) -> bool {
+        dst.as_ptr().wrapping_add(self.at.0).align_offset(to) == 0
+            && self.inner.1.is_multiple_of(to)
+            && (self.outer.0 <= 1 || self.outer.1.is_multiple_of(to))
+    }
+
+    /// `f(d, s)` for the offsets of every run, in order.
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut(usize, usize)) {
+        let Runs { at, outer, inner } = *self;
+        for j in 0..outer.0 {
+            let (d, s) = (at.0 + j * outer.1, at.1 + j * outer.2);
+            for k in 0..inner.0 {
+                f(d + k * inner.1, s + k * inner.2);
+            }
+        }
+    }
+}
+
+/// Copies `runs` of `B` bytes, 16 bytes at a time, with non-temporal stores where they are
+/// 16-byte aligned (call `stream::fence` after the last one); `B` a multiple of 16.
 #[inline(always)]
-fn stream_each<const B: usize>(dst: &mut [u8], src: &[u8], n: usize, leaf: &Leaf<'_>) {
+fn stream_each<const B: usize>(dst: &mut [u8], src: &[u8], runs: &Runs) {
     let run = |to: &mut [u8; B], s: usize| {
-        let (vs, _) = src[s * n..][..B].as_chunks::<{ lanes::BYTES }>();
+        let (vs, _) = src[s..][..B].as_chunks::<{ lanes::BYTES }>();
         for (o, v) in to.as_chunks_mut::<{ lanes::BYTES }>().0.iter_mut().zip(vs) {
             lanes::stream(lanes::load(v), o, 0);
         }
     };
-    let (d, _) = offsets(leaf, 0);
-    if leaf.step.dst * n == B {
+    if runs.contiguous(B) {
         // One after the other: the destination's runs as chunks, checked once.
-        let (runs, _) = dst[d * n..][..leaf.n * B].as_chunks_mut::<B>();
-        for (k, to) in runs.iter_mut().enumerate() {
-            run(to, offsets(leaf, k).1);
-        }
+        let (out, _) = dst[runs.at.0..][..runs.count() * B].as_chunks_mut::<B>();
+        let mut out = out.iter_mut();
+        runs.each(|_, s| run(out.next().expect("a chunk a run"), s));
         return;
     }
-    for k in 0..leaf.n {
-        let (d, s) = offsets(leaf, k);
-        let to: &mut [u8; B] = (&mut dst[d * n..][..B]).try_into().expect("B bytes");
-        run(to, s);
+    runs.each(|d, s| run((&mut dst[d..][..B]).try_into().expect("B bytes"), s));
+}
+
+/// Copies `runs` of 8 bytes that follow each other in `dst`, two runs a 16-byte vector, with
+/// non-temporal stores where they are 16-byte aligned (call `stream::fence` after the last
+/// one).
+#[inline(always)]
+fn stream_pairs(dst: &mut [u8], src: &[u8], runs: &Runs) {
+    let (pairs, tail) = dst[runs.at.0..][..8 * runs.count()].as_chunks_mut::<{ lanes::BYTES }>();
+    let mut pairs = pairs.iter_mut();
+    let mut first: Option<&[u8; 8]> = None;
+    runs.each(|_, s| {
+        let half: &[u8; 8] = src[s..][..8].try_into().expect("8 bytes");
+        match first.take() {
+            // Two halves in one register, not through memory (two 8-byte stores read back as
+            // one 16-byte load stall their forwarding).
+            Some(lo) => {
+                let to = pairs.next().expect("a vector a pair");
+                lanes::stream(lanes::halves(lo, half), to, 0);
+            }
+            None => first = Some(half),
+        }
+    });
+    if let Some(lo) = first {
+        tail.copy_from_slice(lo);
     }
 }
 
-/// Copies the runs of `B` bytes of a leaf (slots of `n` bytes).
+/// Copies `runs` of `B` bytes.
 #[inline(always)]
-fn copy_each<const B: usize>(dst: &mut [u8], src: &[u8], n: usize, leaf: &Leaf<'_>) {
-    for k in 0..leaf.n {
-        let (d, s) = offsets(leaf, k);
-        let to: &mut [u8; B] = (&mut dst[d * n..][..B]).try_into().expect("B bytes");
-        *to = src[s * n..][..B].try_into().expect("B bytes");
-    }
-}
-
-/// Copies the runs of 8 bytes of a leaf (slots of `n` bytes) that follow each other in
-/// `dst`, two runs a 16-byte vector, with non-temporal stores where they are 16-byte aligned
-/// (call `stream::fence` after the last one).
-#[inline(always)]
-fn stream_pairs(dst: &mut [u8], src: &[u8], n: usize, leaf: &Leaf<'_>) {
-    let from = |k: usize| offsets(leaf, k).1 * n;
-    let d = offsets(leaf, 0).0 * n;
-    let (pairs, tail) = dst[d..][..8 * leaf.n].as_chunks_mut::<{ lanes::BYTES }>();
-    for (k, pair) in pairs.iter_mut().enumerate() {
-        let (a, b) = (from(2 * k), from(2 * k + 1));
-        let mut v = [0u8; lanes::BYTES];
-        v[..8].copy_from_slice(&src[a..a + 8]);
-        v[8..].copy_from_slice(&src[b..b + 8]);
-        lanes::stream(lanes::load(&v), pair, 0);
-    }
-    if !tail.is_empty() {
-        let s = from(2 * pairs.len());
-        tail.copy_from_slice(&src[s..s + 8]);
-    }
-}
-
-/// Fills `to` with runs of `B` bytes of `src`, run `k` from slot `from(k)` (slots of `n`
-/// bytes).
-#[inline(always)]
-fn gather<const B: usize>(to: &mut [u8], src: &[u8], n: usize, from: impl Fn(usize) -> usize) {
-    let (runs, _) = to.as_chunks_mut::<B>();
-    for (k, run) in runs.iter_mut().enumerate() {
-        let s = from(k) * n;
-        *run = src[s..s + B].try_into().expect("B bytes");
-    }
+fn copy_each<const B: usize>(dst: &mut [u8], src: &[u8], runs: &Runs) {
+    runs.each(|d, s| {
+        let to: &mut [u8; B] = (&mut dst[d..][..B]).try_into().expect("B bytes");
+        *to = src[s..][..B].try_into().expect("B bytes");
+    });
 }
 
 /// The offsets of step `k` of a leaf's loop.

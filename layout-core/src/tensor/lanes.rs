@@ -19,11 +19,11 @@ pub(crate) const BYTES: usize = 16;
 mod imp {
     use core::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_packs_epi32,
-        _mm_packus_epi16, _mm_set1_epi8, _mm_set1_epi16, _mm_set1_epi32, _mm_slli_epi16,
-        _mm_srli_epi16, _mm_srli_epi32, _mm_storeu_si128, _mm_stream_si128, _mm_sub_epi8,
-        _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
-        _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
-        _mm_xor_si128,
+        _mm_packus_epi16, _mm_set_epi64x, _mm_set1_epi8, _mm_set1_epi16, _mm_set1_epi32,
+        _mm_slli_epi16, _mm_srli_epi16, _mm_srli_epi32, _mm_storeu_si128, _mm_stream_si128,
+        _mm_sub_epi8, _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32,
+        _mm_unpackhi_epi64, _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32,
+        _mm_unpacklo_epi64, _mm_xor_si128,
     };
 
     /// 16 bytes in an SSE2 register.
@@ -42,6 +42,13 @@ mod imp {
         // SAFETY: `b` is 16 writable bytes, borrowed mutably; `_mm_storeu_si128` takes any
         // alignment; SSE2 is part of the x86_64 baseline.
         unsafe { _mm_storeu_si128(b.as_mut_ptr().cast::<__m128i>(), v.0) }
+    }
+
+    #[inline(always)]
+    pub(crate) fn halves(lo: &[u8; 8], hi: &[u8; 8]) -> V {
+        let (lo, hi) = (u64::from_le_bytes(*lo), u64::from_le_bytes(*hi));
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        V(unsafe { _mm_set_epi64x(hi as i64, lo as i64) })
     }
 
     /// # Safety
@@ -239,6 +246,14 @@ mod imp {
         *b = v.0;
     }
 
+    #[inline(always)]
+    pub(crate) fn halves(lo: &[u8; 8], hi: &[u8; 8]) -> V {
+        let mut v = [0u8; 16];
+        v[..8].copy_from_slice(lo);
+        v[8..].copy_from_slice(hi);
+        V(v)
+    }
+
     /// # Safety
     /// `p` is valid for reads of 16 bytes.
     #[inline(always)]
@@ -364,8 +379,8 @@ mod imp {
 }
 
 pub(crate) use imp::{
-    V, crumbs_apart, crumbs_together, load, low_bits, nibbles_apart, nibbles_together, sign_crumbs,
-    sign_nibbles, store, swap_nibbles,
+    V, crumbs_apart, crumbs_together, halves, load, low_bits, nibbles_apart, nibbles_together,
+    sign_crumbs, sign_nibbles, store, swap_nibbles,
 };
 
 /// `rounds` rounds of the perfect shuffle of the `M` vectors `v` (a power of two) at slot

@@ -411,6 +411,33 @@ impl Nest {
     /// [`walk`](Self::walk) over the steps `slice.steps` of the loop at `slice.depth` only,
     /// destination offsets counted from slot `slice.origin`.
     pub(crate) fn walk_from(&self, slice: &Slice, leaf: &mut impl FnMut(&Leaf<'_>)) {
+        self.walk_loops(&self.outer, slice, leaf);
+    }
+
+    /// [`walk_from`](Self::walk_from), the innermost loop left to the caller where it does
+    /// not clip and the slice does not cut it: `leaf(l, Some(inner))` for every leaf of the
+    /// loops around it, each step of which runs `inner` whole; else `leaf(l, None)` for every
+    /// leaf `walk_from` gives. A kernel whose leaves are short (a tile's 8 rows) then takes
+    /// a row of tiles a call: measured u8 rows -> `T(8,16)` 0.57 -> 0.87-1.08 of memcpy,
+    /// `T(8,32)` 0.82 -> 1.05-1.18, f32 -> `T(8,4)` 0.58 -> 1.04-1.15; in cache, s4 rows ->
+    /// `T(8,128)E(4)` 25.6 -> 40.9 GB/s, u8 rows -> `T(8,32)` 15.5 -> 29.
+    pub(crate) fn walk_pairs_from(
+        &self,
+        slice: &Slice,
+        leaf: &mut impl FnMut(&Leaf<'_>, Option<&Loop>),
+    ) {
+        match self.outer.split_last() {
+            Some((inner, around))
+                if !inner.clip && !around.is_empty() && slice.depth < around.len() =>
+            {
+                self.walk_loops(around, slice, &mut |l| leaf(l, Some(inner)));
+            }
+            _ => self.walk_from(slice, &mut |l| leaf(l, None)),
+        }
+    }
+
+    /// [`walk_from`](Self::walk_from) over the loops `loops` (`self.outer` or its outer part).
+    fn walk_loops(&self, loops: &[Loop], slice: &Slice, leaf: &mut impl FnMut(&Leaf<'_>)) {
         // A plan's rank is at most its expanded rank; zeroing all of that for every call
         // measured a tenth of a 4 KiB transposed copy.
         let mut few = [0; 8];
@@ -422,7 +449,7 @@ impl Nest {
                 &mut many[..n]
             }
         };
-        match self.outer.split_last() {
+        match loops.split_last() {
             None => {
                 if slice.steps.contains(&0) {
                     leaf(&Leaf {
