@@ -8,7 +8,7 @@ use core::ops::Range;
 use super::digits::Loop;
 use super::kernels::{edge, offsets};
 use super::lanes;
-use super::nest::{Form, Kernel, Leaf, Nest, ONCE};
+use super::nest::{Form, Kernel, Leaf, Nest, ONCE, Slice};
 use super::stream::{self, LINE};
 
 /// How both sides store elements: bits per element and the bit where element 0 starts.
@@ -347,63 +347,130 @@ pub(crate) fn copy(
     parts: Range<usize>,
     stream: bool,
 ) {
-    // Made (8 KiB zeroed) on the first block only: runs and elements do not use it.
-    let mut scratch = None;
-    nest.walk(parts, &mut |leaf: &Leaf<'_>| match &nest.kernel {
-        Kernel::Element => {
+    let slice = Slice {
+        depth: 0,
+        steps: parts,
+        origin: 0,
+    };
+    match &nest.kernel {
+        Kernel::Element => nest.walk_from(&slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
                 let (d, s) = offsets(leaf, k);
                 fields.element(dst, src, d, s);
             }
-        }
-        Kernel::Run(run) => {
+        }),
+        Kernel::Run(run) => nest.walk_from(&slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
                 let (d, s) = offsets(leaf, k);
                 let len = nest.count(run, Nest::at_step(leaf, run.dim, k));
                 fields.run(dst, src, d, s, len);
             }
-        }
+        }),
         Kernel::Block { a, b, form } => {
-            let whole = nest.whole_steps(leaf, &[*a, *b]);
-            let scratch = scratch.get_or_insert_with(|| Scratch {
-                lines: stream::Lines::boxed(),
-                stream,
-            });
-            // The whole blocks at once where every block starts on a byte as the first does,
-            // else one by one (measured s4 rows -> `T(8,128)(2,1)E(4)`, four blocks of 128
-            // bytes a leaf, in cache 10.6 -> 15.1 GB/s, and back 10.6 -> 13.6; 64 MiB 0.64-0.74
-            // -> 0.75-0.77 of memcpy).
-            let bytes = |step: usize, bits: usize| (step * bits).is_multiple_of(8);
-            let together =
-                if bytes(leaf.step.dst, fields.dst_bits) && bytes(leaf.step.src, fields.src_bits) {
-                    whole
-                } else {
-                    1
-                };
-            let mut k = 0;
-            while k < leaf.n {
-                let n = together.min(whole.saturating_sub(k));
-                let reps = Reps {
-                    n,
-                    dst: leaf.step.dst * fields.dst_bits / 8,
-                    src: leaf.step.src * fields.src_bits / 8,
-                };
-                if n > 0 && fields.nibbles(scratch, dst, src, offsets(leaf, k), reps, (a, b), form)
-                {
-                    k += n;
-                    continue;
-                }
-                let wide = match form {
-                    Form::Lanes { wide } => *wide,
-                    _ => [ONCE; 2],
-                };
-                edge(nest, leaf, k, [*a, *b, wide[0], wide[1]], &mut |d, s| {
-                    fields.element(dst, src, d, s);
+            // Made (8 KiB zeroed) on the first block only.
+            let mut scratch = None;
+            let mut blocks = |leaf: &Leaf<'_>, inner: Option<&Loop>| {
+                let scratch = scratch.get_or_insert_with(|| Scratch {
+                    lines: stream::Lines::boxed(),
+                    stream,
                 });
-                k += 1;
+                // Where no loop clips, the blocks of a row of tiles at once (see
+                // `Nest::walk_pairs_from`), if every block starts on a byte as the first does:
+                // measured s4 rows -> `T(8,128)(2,1)E(4)`, four blocks of 128 bytes a tile, in
+                // cache 14.9 -> 33.0 GB/s, back 13.9 -> 28.8; 64 MiB 0.73-0.84 -> 1.10-1.15 of
+                // memcpy, back 0.85-0.91 -> 1.46-1.51.
+                let bytes = |l: &Loop| {
+                    (l.dst * fields.dst_bits).is_multiple_of(8)
+                        && (l.src * fields.src_bits).is_multiple_of(8)
+                };
+                let step = |l: &Loop| (l.dst * fields.dst_bits / 8, l.src * fields.src_bits / 8);
+                if let Some(i) = inner
+                    && bytes(i)
+                    && bytes(&leaf.step)
+                    && leaf.n > 0
+                {
+                    let ((dst_step, src_step), (gd, gs)) = (step(i), step(&leaf.step));
+                    let reps = Reps {
+                        outer: (leaf.n, gd, gs),
+                        ..Reps::row(i.size, dst_step, src_step)
+                    };
+                    if fields.nibbles(scratch, dst, src, leaf.at, reps, (a, b), form) {
+                        return;
+                    }
+                }
+                let mut one = |leaf: &Leaf<'_>| {
+                    fields.blocks(nest, scratch, dst, src, leaf, (a, b, form));
+                };
+                match inner {
+                    None => one(leaf),
+                    // Nothing clips: the innermost loop's leaf at each step, `base` as it is.
+                    Some(i) => (0..leaf.n).for_each(|j| {
+                        one(&Leaf {
+                            base: leaf.base,
+                            at: offsets(leaf, j),
+                            step: *i,
+                            n: i.size,
+                        });
+                    }),
+                }
+            };
+            let clips = nest.outer.iter().chain([a, b]).any(|l| l.clip);
+            if clips {
+                nest.walk_from(&slice, &mut |leaf: &Leaf<'_>| blocks(leaf, None));
+            } else {
+                nest.walk_pairs_from(&slice, &mut blocks);
             }
         }
-    });
+    }
+}
+
+impl BitFields {
+    /// The blocks of one leaf of a block kernel: the whole ones through [`Self::nibbles`]
+    /// where it takes them, the rest (and the parts of blocks past the array's edge) field by
+    /// field.
+    fn blocks(
+        &self,
+        nest: &Nest,
+        scratch: &mut Scratch,
+        dst: &mut [u8],
+        src: &[u8],
+        leaf: &Leaf<'_>,
+        (a, b, form): (&Loop, &Loop, &Form),
+    ) {
+        let whole = nest.whole_steps(leaf, &[*a, *b]);
+        // The whole blocks at once where every block starts on a byte as the first does,
+        // else one by one (measured s4 rows -> `T(8,128)(2,1)E(4)`, four blocks of 128
+        // bytes a leaf, in cache 10.6 -> 15.1 GB/s, and back 10.6 -> 13.6; 64 MiB 0.64-0.74
+        // -> 0.75-0.77 of memcpy).
+        let bytes = |step: usize, bits: usize| (step * bits).is_multiple_of(8);
+        let together = if bytes(leaf.step.dst, self.dst_bits) && bytes(leaf.step.src, self.src_bits)
+        {
+            whole
+        } else {
+            1
+        };
+        let mut k = 0;
+        while k < leaf.n {
+            let n = together.min(whole.saturating_sub(k));
+            let reps = Reps::row(
+                n,
+                leaf.step.dst * self.dst_bits / 8,
+                leaf.step.src * self.src_bits / 8,
+            );
+            if n > 0 && self.nibbles(scratch, dst, src, offsets(leaf, k), reps, (a, b), form) {
+                k += n;
+                continue;
+            }
+            let wide = match form {
+                Form::Lanes { wide } => *wide,
+                _ => [ONCE; 2],
+            };
+            edge(nest, leaf, k, [*a, *b, wide[0], wide[1]], &mut |d, s| {
+                self.element(dst, src, d, s);
+            });
+            k += 1;
+        }
+    }
 }
 
 /// `$kernel::<P, S>($args)` for the `$rows` rows of a nibble interleave (2, 4 or 8: `P =
@@ -449,8 +516,9 @@ impl BitFields {
         {
             return false;
         }
-        // Block `r` from bytes `(dst_at / 8 + r·reps.dst, src_at / 8 + r·reps.src)`.
-        let at = |r: usize| (dst_at / 8 + r * reps.dst, src_at / 8 + r * reps.src);
+        // Every block's bytes from `first` plus its offsets in `reps`; the last block's the
+        // largest.
+        let (first, last) = ((dst_at / 8, src_at / 8), reps.last());
         let block = a.size * b.size / 2;
         let (bytes, out) = scratch.split_at_mut(LINE / 2);
         let (bytes, out) = (bytes.as_flattened_mut(), out.as_flattened_mut());
@@ -467,7 +535,7 @@ impl BitFields {
                     stride: 4 * a.src / 8,
                     len: b.size / 2,
                 };
-                let out = &mut dst[at(0).0..at(reps.n - 1).0 + block];
+                let out = &mut dst[first.0..first.0 + last.0 + block];
                 let avx2 = avx2 && rows.len.is_multiple_of(32);
                 // AVX2 measured s4 rows -> `T(64,128)(8,1)E(4)` 0.54 -> 0.75 of memcpy; streamed
                 // straight from the registers when every block starts on a line (each 64
@@ -475,7 +543,7 @@ impl BitFields {
                 let direct = avx2
                     && stream
                     && out.as_ptr().align_offset(LINE) == 0
-                    && reps.dst.is_multiple_of(LINE);
+                    && reps.dst_multiple_of(LINE);
                 #[cfg(target_arch = "x86_64")]
                 if avx2 && (direct || !stream) {
                     // SAFETY: the CPU has AVX2 (checked); every block starts on a line if
@@ -487,12 +555,12 @@ impl BitFields {
                 }
                 // At most 8 rows of `MAX_RUN` fields: 512 bytes, gathered to be streamed.
                 let buf = &mut scratch.as_flattened_mut()[..block];
-                for r in 0..reps.n {
+                reps.each(|d, s| {
                     let rows = Rows {
-                        at: at(r).1,
+                        at: first.1 + s,
                         ..rows
                     };
-                    let out = &mut out[r * reps.dst..][..block];
+                    let out = &mut out[d..][..block];
                     let to = if stream { &mut *buf } else { &mut *out };
                     #[cfg(target_arch = "x86_64")]
                     if avx2 {
@@ -511,20 +579,20 @@ impl BitFields {
                     if stream {
                         stream::copy(out, buf);
                     }
-                }
+                });
                 true
             }
             Form::Zip if even(a.src) && even(b.size) => {
                 let (rows, len) = (a.size, b.size);
-                for r in 0..reps.n {
-                    let (d, s) = at(r);
+                reps.each(|d, s| {
+                    let (d, s) = (first.0 + d, first.1 + s);
                     for x in 0..rows {
                         let from = &src[s + 4 * x * a.src / 8..];
                         unpack_nibbles(&mut bytes[x * len..][..len], from, len, false);
                     }
                     interleave(&mut out[..rows * len], &bytes[..rows * len], rows, len);
                     pack_nibbles(&mut dst[d..], &out[..rows * len], rows * len);
-                }
+                });
                 true
             }
             // One run into `b.size` rows of `a.size` fields: in registers, 32 fields of each
@@ -535,7 +603,7 @@ impl BitFields {
                     stride: 4 * b.dst / 8,
                     len: a.size / 2,
                 };
-                let from = &src[at(0).1..at(reps.n - 1).1 + block];
+                let from = &src[first.1..first.1 + last.1 + block];
                 #[cfg(target_arch = "x86_64")]
                 if rows.len.is_multiple_of(32) && avx2 {
                     // Streamed straight from the registers when every row starts on a line
@@ -545,9 +613,8 @@ impl BitFields {
                     let direct = stream
                         && start.align_offset(LINE) == 0
                         && rows.stride.is_multiple_of(LINE)
-                        && reps.dst.is_multiple_of(LINE);
-                    let last = (reps.n - 1) * reps.dst + rows.range(b.size - 1).end;
-                    let to = &mut dst[rows.at..last];
+                        && reps.dst_multiple_of(LINE);
+                    let to = &mut dst[rows.at..last.0 + rows.range(b.size - 1).end];
                     let rows = Rows { at: 0, ..rows };
                     // SAFETY: the CPU has AVX2 (checked); every row starts on a line if
                     // streamed.
@@ -556,12 +623,12 @@ impl BitFields {
                     }
                     return true;
                 }
-                for r in 0..reps.n {
+                reps.each(|d, s| {
                     let rows = Rows {
-                        at: at(r).0,
+                        at: first.0 + d,
                         ..rows
                     };
-                    let from = &from[r * reps.src..][..block];
+                    let from = &from[s..][..block];
                     if stream {
                         // At most 8 rows of `MAX_RUN` fields: 512 bytes, gathered to be
                         // streamed.
@@ -578,20 +645,20 @@ impl BitFields {
                     } else {
                         unzip_rows(dst, rows, from, b.size);
                     }
-                }
+                });
                 true
             }
             Form::Unzip if even(b.dst) && even(a.size) => {
                 let (rows, len) = (b.size, a.size);
-                for r in 0..reps.n {
-                    let (d, s) = at(r);
+                reps.each(|d, s| {
+                    let (d, s) = (first.0 + d, first.1 + s);
                     unpack_nibbles(&mut bytes[..rows * len], &src[s..], rows * len, false);
                     interleave(&mut out[..rows * len], &bytes[..rows * len], len, rows);
                     for y in 0..rows {
                         let to = &mut dst[d + 4 * y * b.dst / 8..];
                         pack_nibbles(to, &out[y * len..][..len], len);
                     }
-                }
+                });
                 true
             }
             _ => false,
@@ -599,20 +666,65 @@ impl BitFields {
     }
 }
 
-/// `n` blocks of a kernel, each `dst` and `src` bytes after the one before.
+/// Blocks of a kernel, in bytes from the first's: `outer.0` groups `(outer.1, outer.2)` apart
+/// (destination, source), each of `n` blocks `dst` and `src` apart.
 #[derive(Clone, Copy)]
 struct Reps {
     n: usize,
     dst: usize,
     src: usize,
+    outer: (usize, usize, usize),
 }
 
 /// One block.
-const ONE: Reps = Reps {
-    n: 1,
-    dst: 0,
-    src: 0,
-};
+const ONE: Reps = Reps::row(1, 0, 0);
+
+impl Reps {
+    /// `n` blocks, `dst` and `src` bytes apart.
+    const fn row(n: usize, dst: usize, src: usize) -> Reps {
+        Reps {
+            n,
+            dst,
+            src,
+            outer: (1, 0, 0),
+        }
+    }
+
+    fn count(&self) -> usize {
+        self.n * self.outer.0
+    }
+
+    /// The offsets of the last block, the largest on both sides (no step is negative); `(0,
+    /// 0)` if there is none.
+    fn last(&self) -> (usize, usize) {
+        let (g, k) = (self.outer.0.saturating_sub(1), self.n.saturating_sub(1));
+        (
+            g * self.outer.1 + k * self.dst,
+            g * self.outer.2 + k * self.src,
+        )
+    }
+
+    /// Whether every block's destination offset is a multiple of `k`.
+    fn dst_multiple_of(&self, k: usize) -> bool {
+        self.dst.is_multiple_of(k) && self.outer.1.is_multiple_of(k)
+    }
+
+    /// Every block's offsets, in order.
+    fn offsets(&self) -> impl Iterator<Item = (usize, usize)> {
+        let r = *self;
+        (0..r.outer.0).flat_map(move |g| {
+            let (d, s) = (g * r.outer.1, g * r.outer.2);
+            (0..r.n).map(move |k| (d + k * r.dst, s + k * r.src))
+        })
+    }
+
+    /// `f(d, s)` for every block's offsets, in order.
+    fn each(&self, mut f: impl FnMut(usize, usize)) {
+        for (d, s) in self.offsets() {
+            f(d, s);
+        }
+    }
+}
 
 /// [`unzip_nibbles`] 64 fields of each row at a time, in AVX2 registers (the inverse of
 /// [`zip_nibbles_avx2`]), with non-temporal stores if `STREAM`; `reps.n` times, block `r`
@@ -630,21 +742,21 @@ unsafe fn unzip_nibbles_avx2<const P: usize, const STREAM: bool>(
     reps: Reps,
 ) {
     use super::avx2;
-    let Some(last) = reps.n.checked_sub(1) else {
+    if reps.count() == 0 {
         return;
-    };
+    }
+    let last = reps.last();
     assert!(rows.len.is_multiple_of(32));
-    assert!(last * reps.src + 2 * P * rows.len <= from.len());
-    assert!(last * reps.dst + rows.range(2 * P - 1).end <= dst.len());
-    for r in 0..reps.n {
-        let (d0, s0) = (r * reps.dst, r * reps.src);
+    assert!(last.1 + 2 * P * rows.len <= from.len());
+    assert!(last.0 + rows.range(2 * P - 1).end <= dst.len());
+    for (d0, s0) in reps.offsets() {
         for c in (0..rows.len).step_by(32) {
             let mut halves = [[avx2::zero(); P]; 2];
             for (h, half) in halves.iter_mut().enumerate() {
                 for (k, v) in half.iter_mut().enumerate() {
                     let at = s0 + 2 * P * c + h * 16 * P + k * lanes::BYTES;
-                    // SAFETY: `at + 32P + 16 <= s0 + 2P·(c + 32) <= last·reps.src +
-                    // 2P·rows.len <= from.len()` (asserted).
+                    // SAFETY: `at + 32P + 16 <= s0 + 2P·(c + 32) <= last.1 + 2P·rows.len <=
+                    // from.len()` (asserted: no block's offsets exceed the last's).
                     *v = unsafe {
                         let p = from.as_ptr();
                         avx2::load_halves(p.add(at), p.add(at + 32 * P))
@@ -656,7 +768,7 @@ unsafe fn unzip_nibbles_avx2<const P: usize, const STREAM: bool>(
                 let mut v = [low, high];
                 avx2::shuffle::<1, 2>(&mut v, lanes::log2(2 * lanes::BYTES) - 1);
                 let [x, y] = avx2::swap_nibbles(v[0], v[1]);
-                // SAFETY: rows `2k` and `2k + 1` of block `r` end within `dst` (asserted: row
+                // SAFETY: rows `2k` and `2k + 1` of this block end within `dst` (asserted: row
                 // `2P - 1` of the last block is the last) and `c + 32 <= rows.len`; rows
                 // start 32-byte aligned if `STREAM` (the caller's contract), and `c` is a
                 // multiple of 32.
@@ -735,20 +847,20 @@ unsafe fn zip_nibbles_avx2<const P: usize, const STREAM: bool>(
     reps: Reps,
 ) {
     use super::avx2;
-    let Some(last) = reps.n.checked_sub(1) else {
+    if reps.count() == 0 {
         return;
-    };
-    assert!(rows.len.is_multiple_of(32) && last * reps.dst + 2 * P * rows.len <= out.len());
+    }
+    let last = reps.last();
+    assert!(rows.len.is_multiple_of(32) && last.0 + 2 * P * rows.len <= out.len());
     let ranges: [Range<usize>; 2] = [rows.range(0), rows.range(2 * P - 1)];
-    assert!(ranges[0].start <= ranges[1].start && last * reps.src + ranges[1].end <= src.len());
-    for r in 0..reps.n {
-        let (d0, s0) = (r * reps.dst, r * reps.src);
+    assert!(ranges[0].start <= ranges[1].start && last.1 + ranges[1].end <= src.len());
+    for (d0, s0) in reps.offsets() {
         for c in (0..rows.len).step_by(32) {
             let mut halves = [[avx2::zero(); P]; 2];
             let [lows, highs] = &mut halves;
             for (k, (low, high)) in lows.iter_mut().zip(highs).enumerate() {
-                // SAFETY: rows `2k` and `2k + 1` of block `r` lie within rows `0` and `2P - 1`'s
-                // span, `s0 <= last·reps.src` after `rows`: inside `src` (asserted); `c + 32 <=
+                // SAFETY: rows `2k` and `2k + 1` of a block lie within rows `0` and `2P - 1`'s
+                // span, `s0 <= last.1` after `rows`: inside `src` (asserted); `c + 32 <=
                 // rows.len`.
                 let (r0, r1) = unsafe {
                     let p = src.as_ptr().add(s0 + c);
@@ -767,10 +879,9 @@ unsafe fn zip_nibbles_avx2<const P: usize, const STREAM: bool>(
                     // The low halves are fields `c·2..c·2 + 32` of each row, whose `2P · 16`
                     // bytes go from `2P·c`; the high halves the next 32 fields, `32P` bytes on.
                     let at = d0 + 2 * P * c + h * 16 * P + k * lanes::BYTES;
-                    // SAFETY: `at + 32P + 16 <= d0 + 2P·(c + 32) <= last·reps.dst +
-                    // 2P·rows.len <= out.len()` (asserted), as `h·16P + k·16 + 16 <= 32P`;
-                    // 16-byte aligned if `STREAM` (the caller's contract: block `r` starts
-                    // aligned).
+                    // SAFETY: `at + 32P + 16 <= d0 + 2P·(c + 32) <= last.0 + 2P·rows.len <=
+                    // out.len()` (asserted), as `h·16P + k·16 + 16 <= 32P`; 16-byte aligned if
+                    // `STREAM` (the caller's contract: every block starts aligned).
                     unsafe {
                         let p = out.as_mut_ptr();
                         avx2::store_halves::<STREAM>(*v, p.add(at), p.add(at + 32 * P));
@@ -889,6 +1000,19 @@ mod tests {
         &mut buf[at..at + n]
     }
 
+    /// Two blocks `(dst, src)` bytes apart: a row of two, or (for odd `src`) two groups of
+    /// one.
+    fn two_blocks(dst: usize, src: usize) -> Reps {
+        if src % 2 == 0 {
+            Reps::row(2, dst, src)
+        } else {
+            Reps {
+                outer: (2, dst, src),
+                ..ONE
+            }
+        }
+    }
+
     /// The interleave of `2P` rows by each kernel against the reference: one block, and (the
     /// AVX2 kernel) two blocks, the second from the rows `next` bytes after the first.
     #[allow(unsafe_code)]
@@ -918,11 +1042,7 @@ mod tests {
             };
             let mut buf = vec![0u8; step + n + LINE];
             let out = aligned(&mut buf, step + n);
-            let reps = Reps {
-                n: 2,
-                dst: step,
-                src: next,
-            };
+            let reps = two_blocks(step, next);
             // SAFETY: as above; both blocks start on lines.
             unsafe { zip_nibbles_avx2::<P, true>(out, src, rows, reps) };
             stream::fence();
@@ -981,11 +1101,7 @@ mod tests {
             let step = n.next_multiple_of(LINE);
             let mut buf = vec![0u8; step + n + LINE];
             let dst = aligned(&mut buf, step + n);
-            let reps = Reps {
-                n: 2,
-                dst: step,
-                src: from.len() / 2,
-            };
+            let reps = two_blocks(step, from.len() / 2);
             // SAFETY: as above; the rows of both blocks start on lines.
             unsafe { unzip_nibbles_avx2::<P, true>(dst, into, &from, reps) };
             stream::fence();

@@ -355,7 +355,7 @@ impl Nest {
         }
     }
 
-    /// Number of parts [`walk`](Self::walk) can run separately: the steps of the outermost
+    /// Number of parts a walk ([`walk_from`](Self::walk_from)) can run separately: the steps of the outermost
     /// loop.
     pub(crate) fn parts(&self) -> usize {
         self.outer.first().map_or(1, |l| l.size)
@@ -370,19 +370,6 @@ impl Nest {
         } else {
             l.size
         }
-    }
-
-    /// Calls `leaf` for every run of the kernel loop, in the parts `parts` of the outermost
-    /// loop.
-    pub(crate) fn walk(&self, parts: Range<usize>, leaf: &mut impl FnMut(&Leaf<'_>)) {
-        self.walk_from(
-            &Slice {
-                depth: 0,
-                steps: parts,
-                origin: 0,
-            },
-            leaf,
-        );
     }
 
     /// The loop whose steps parts of a copy can run side by side on disjoint slices of the
@@ -408,8 +395,8 @@ impl Nest {
         (reach < stride).then_some((depth, stride))
     }
 
-    /// [`walk`](Self::walk) over the steps `slice.steps` of the loop at `slice.depth` only,
-    /// destination offsets counted from slot `slice.origin`.
+    /// Calls `leaf` for every run of the kernel loop, over the steps `slice.steps` of the
+    /// loop at `slice.depth` only, destination offsets counted from slot `slice.origin`.
     pub(crate) fn walk_from(&self, slice: &Slice, leaf: &mut impl FnMut(&Leaf<'_>)) {
         self.walk_loops(&self.outer, slice, leaf);
     }
