@@ -1094,11 +1094,17 @@ fn stream_each<const B: usize>(dst: &mut [u8], src: &[u8], runs: &Runs) {
             lanes::stream(lanes::load(v), o, 0);
         }
     };
-    if runs.contiguous(B) {
-        // One after the other: the destination's runs as chunks, checked once.
-        let (out, _) = dst[runs.at.0..][..runs.count() * B].as_chunks_mut::<B>();
-        let mut out = out.iter_mut();
-        runs.each(|_, s| run(out.next().expect("a chunk a run"), s));
+    let Runs { at, outer, inner } = *runs;
+    if inner.1 == B {
+        // One after the other along the inner loop: its destination as chunks, checked once
+        // a step of the outer loop.
+        for j in 0..outer.0 {
+            let (d, s) = (at.0 + j * outer.1, at.1 + j * outer.2);
+            let (out, _) = dst[d..][..inner.0 * B].as_chunks_mut::<B>();
+            for (k, to) in out.iter_mut().enumerate() {
+                run(to, s + k * inner.2);
+            }
+        }
         return;
     }
     runs.each(|d, s| run((&mut dst[d..][..B]).try_into().expect("B bytes"), s));
