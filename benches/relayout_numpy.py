@@ -136,7 +136,9 @@ def main():
     case("s8 T(32,128)(4,1) -> rows", np.int8, (8192, 8192), v, a, back=True)
     v, a = pairs(8192, 8192, 64, 128, 8)
     case("u8 rows -> T(64,128)(8,1)", np.uint8, (8192, 8192), v, a)
-    case("u8 rows -> T(8,32)", np.uint8, (8192, 8192), *tiles_2d(8192, 8192, 8, 32))
+    v, a = tiles_2d(8192, 8192, 8, 32)
+    case("u8 rows -> T(8,32)", np.uint8, (8192, 8192), v, a)
+    case("u8 T(8,32) -> rows", np.uint8, (8192, 8192), v, a, back=True)
     # {0,1:T(8,128)}: physical (j, i) tiled by (8, 128): (j/8, i/128, j%8, i%128).
     v, a = (32, 128, 512, 8), (2, 0, 3, 1)
     case("f32 rows -> {0,1:T(8,128)}", np.float32, (4096, 4096), v, a)
