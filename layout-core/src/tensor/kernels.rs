@@ -846,7 +846,10 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                     }
                     return;
                 }
-                if bytes == 8 && contiguous && runs.by_rows(bytes) && runs.pairs_aligned(out) {
+                if bytes == 8 && contiguous && runs.pairs_aligned(out) {
+                    if !runs.by_rows(bytes) {
+                        return stream_pairs(out, from, &runs);
+                    }
                     // Rows to tiles of 8-byte rows: a tile's rows are a row stride apart in
                     // the source (often a multiple of 4 KiB: one L1 set, which holds 8 of
                     // them), and each of their lines was read again for every 8 bytes; a
@@ -872,12 +875,8 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                     return;
                 }
                 let to = if contiguous { lanes::BYTES } else { LINE };
-                if bytes != 8 && runs.aligned(out, to) && (contiguous || bytes.is_multiple_of(LINE))
-                {
+                if runs.aligned(out, to) && (contiguous || bytes.is_multiple_of(LINE)) {
                     match bytes {
-                        8 if contiguous && runs.pairs_aligned(out) => {
-                            return stream_pairs(out, from, &runs);
-                        }
                         16 => return stream_each::<16>(out, from, &runs),
                         32 => return stream_each::<32>(out, from, &runs),
                         48 => return stream_each::<48>(out, from, &runs),
