@@ -1003,7 +1003,7 @@ mod tests {
     /// Two blocks `(dst, src)` bytes apart: a row of two, or (for odd `src`) two groups of
     /// one.
     fn two_blocks(dst: usize, src: usize) -> Reps {
-        if src % 2 == 0 {
+        if src.is_multiple_of(2) {
             Reps::row(2, dst, src)
         } else {
             Reps {
