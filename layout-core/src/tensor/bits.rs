@@ -540,18 +540,20 @@ impl BitFields {
                 // AVX2 measured s4 rows -> `T(64,128)(8,1)E(4)` 0.54 -> 0.75 of memcpy; streamed
                 // straight from the registers when every block starts on a line (each 64
                 // fields of the rows fill whole lines), 0.75 -> 0.90.
-                let direct = avx2
-                    && stream
-                    && out.as_ptr().align_offset(LINE) == 0
-                    && reps.dst_multiple_of(LINE);
                 #[cfg(target_arch = "x86_64")]
-                if avx2 && (direct || !stream) {
-                    // SAFETY: the CPU has AVX2 (checked); every block starts on a line if
-                    // streamed.
-                    unsafe {
-                        by_pairs!(zip_nibbles_avx2, a.size, direct, (out, src, rows, reps));
+                {
+                    let direct = avx2
+                        && stream
+                        && out.as_ptr().align_offset(LINE) == 0
+                        && reps.dst_multiple_of(LINE);
+                    if avx2 && (direct || !stream) {
+                        // SAFETY: the CPU has AVX2 (checked); every block starts on a line if
+                        // streamed.
+                        unsafe {
+                            by_pairs!(zip_nibbles_avx2, a.size, direct, (out, src, rows, reps));
+                        }
+                        return true;
                     }
-                    return true;
                 }
                 // At most 8 rows of `MAX_RUN` fields: 512 bytes, gathered to be streamed.
                 let buf = &mut scratch.as_flattened_mut()[..block];
@@ -676,7 +678,8 @@ struct Reps {
     outer: (usize, usize, usize),
 }
 
-/// One block.
+/// One block (for the AVX2 kernels).
+#[cfg(target_arch = "x86_64")]
 const ONE: Reps = Reps::row(1, 0, 0);
 
 impl Reps {
@@ -690,6 +693,7 @@ impl Reps {
         }
     }
 
+    #[cfg(target_arch = "x86_64")]
     fn count(&self) -> usize {
         self.n * self.outer.0
     }
@@ -704,6 +708,7 @@ impl Reps {
         )
     }
 
+    #[cfg(target_arch = "x86_64")]
     /// Whether every block's destination offset is a multiple of `k`.
     fn dst_multiple_of(&self, k: usize) -> bool {
         self.dst.is_multiple_of(k) && self.outer.1.is_multiple_of(k)
@@ -1002,6 +1007,7 @@ mod tests {
 
     /// Two blocks `(dst, src)` bytes apart: a row of two, or (for odd `src`) two groups of
     /// one.
+    #[cfg(target_arch = "x86_64")]
     fn two_blocks(dst: usize, src: usize) -> Reps {
         if src.is_multiple_of(2) {
             Reps::row(2, dst, src)
