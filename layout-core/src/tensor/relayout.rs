@@ -698,6 +698,30 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+        /// Streamed and in-cache copies between rows and tiles of short rows (1 to 256 bytes
+        /// a tile row, the run kernels' fixed-size moves, pairs, staged tiles and rows), at
+        /// every width, with and without padding: each element where the plans' offsets put
+        /// it, padding left as it was.
+        #[test]
+        fn short_tile_rows_put_every_element_in_place(
+            ty in proptest::sample::select(alloc::vec!["u8", "bf16", "f32", "f64"]),
+            tile in (
+                proptest::sample::select(alloc::vec![1usize, 2, 3, 4, 8]),
+                proptest::sample::select(alloc::vec![1usize, 2, 4, 8, 16, 32]),
+            ),
+            shape in (1usize..24, 1usize..400),
+            stream in proptest::prelude::any::<bool>(),
+        ) {
+            let ((tr, tc), (rows, cols)) = (tile, shape);
+            let a = alloc::format!("{ty}[{rows},{cols}]{{1,0}}");
+            let b = alloc::format!("{ty}[{rows},{cols}]{{1,0:T({tr},{tc})}}");
+            check_both_ways(&a, &b, stream);
+        }
+    }
+
     /// Transposes of 1 MiB and more in cache (not streamed) stage their blocks' source rows:
     /// each element where the plans' offsets put it.
     #[test]
