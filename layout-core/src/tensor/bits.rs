@@ -490,8 +490,8 @@ macro_rules! by_pairs {
 }
 
 impl BitFields {
-    /// `reps.n` whole interleaving blocks of `E(4)` fields on both sides, the first at slots
-    /// `(d, s)`, each `reps.dst` and `reps.src` bytes after the one before: in registers
+    /// The whole interleaving blocks `reps` of `E(4)` fields on both sides, the first at slots
+    /// `(d, s)`, the others at its offsets in `reps` (bytes): in registers
     /// where the rows are whole vectors, else through bytes (the rows unpacked into bytes,
     /// interleaved or split as bytes, packed again). `false` (nothing done) for other fields,
     /// forms or blocks that do not start on a byte.
@@ -732,8 +732,8 @@ impl Reps {
 }
 
 /// [`unzip_nibbles`] 64 fields of each row at a time, in AVX2 registers (the inverse of
-/// [`zip_nibbles_avx2`]), with non-temporal stores if `STREAM`; `reps.n` times, block `r`
-/// from byte `r · reps.src` of `from` into the rows `r · reps.dst` bytes after `rows`.
+/// [`zip_nibbles_avx2`]), with non-temporal stores if `STREAM`; for every block of `reps`,
+/// from its source offset in `from` into the rows its destination offset after `rows`.
 ///
 /// # Safety
 /// The CPU has AVX2; if `STREAM`, every row of `dst` starts 32-byte aligned.
@@ -837,8 +837,9 @@ fn zip_nibbles<const P: usize>(out: &mut [u8], src: &[u8], rows: Rows) {
 }
 
 /// [`zip_nibbles`] 64 fields of each row at a time, in AVX2 registers: the two 16-byte halves
-/// of a register are two chunks of 32 fields, shuffled side by side. `reps.n` times, block
-/// `r` from the rows `r · reps.src` bytes after `rows` into `out` from byte `r · reps.dst`.
+/// of a register are two chunks of 32 fields, shuffled side by side. For every block of
+/// `reps`, from the rows its source offset after `rows` into `out` from its destination
+/// offset.
 ///
 /// # Safety
 /// The CPU has AVX2; if `STREAM`, every block of `out` starts 16-byte aligned.

@@ -355,8 +355,8 @@ impl Nest {
         }
     }
 
-    /// Number of parts a walk ([`walk_from`](Self::walk_from)) can run separately: the steps of the outermost
-    /// loop.
+    /// Number of parts a walk ([`walk_from`](Self::walk_from)) can run separately: the steps
+    /// of the outermost loop.
     pub(crate) fn parts(&self) -> usize {
         self.outer.first().map_or(1, |l| l.size)
     }
