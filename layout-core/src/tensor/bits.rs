@@ -491,10 +491,10 @@ macro_rules! by_pairs {
 
 impl BitFields {
     /// The whole interleaving blocks `reps` of `E(4)` fields on both sides, the first at slots
-    /// `(d, s)`, the others at its offsets in `reps` (bytes): in registers
-    /// where the rows are whole vectors, else through bytes (the rows unpacked into bytes,
-    /// interleaved or split as bytes, packed again). `false` (nothing done) for other fields,
-    /// forms or blocks that do not start on a byte.
+    /// `(d, s)`, the others at its offsets in `reps` (bytes): in registers where the rows are
+    /// whole vectors, else through bytes (the rows unpacked into bytes, interleaved or split
+    /// as bytes, packed again). `false` (nothing done) for other fields, forms or blocks that
+    /// do not start on a byte.
     #[allow(unsafe_code, clippy::too_many_arguments)]
     #[inline]
     fn nibbles(
