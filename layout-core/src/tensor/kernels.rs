@@ -847,7 +847,8 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                     return;
                 }
                 if bytes == 8 && contiguous && runs.pairs_aligned(out) {
-                    if !runs.by_rows(bytes) {
+                    // (A chunk holds at least one tile: `buf` a tile's rows or more.)
+                    if !runs.by_rows(bytes) || runs.inner.0 * bytes > buf.len() {
                         return stream_pairs(out, from, &runs);
                     }
                     // Rows to tiles of 8-byte rows: a tile's rows are a row stride apart in
@@ -858,7 +859,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                     // 0.49-0.53).
                     let rows = runs.inner.0;
                     let tiles = buf.len() / (rows * bytes);
-                    for j in (0..runs.outer.0).step_by(tiles.max(1)) {
+                    for j in (0..runs.outer.0).step_by(tiles) {
                         let n = tiles.min(runs.outer.0 - j);
                         let piece = n * bytes;
                         for k in 0..rows {
