@@ -6,7 +6,7 @@
 use core::ops::Range;
 
 use super::digits::Loop;
-use super::kernels::{edge, offsets};
+use super::kernels::{Runs, edge, offsets};
 use super::lanes;
 use super::nest::{Form, Kernel, Leaf, Nest, ONCE, Slice};
 use super::stream::{self, LINE};
@@ -390,9 +390,9 @@ pub(crate) fn copy(
                     && leaf.n > 0
                 {
                     let ((dst_step, src_step), (gd, gs)) = (step(i), step(&leaf.step));
-                    let reps = Reps {
+                    let reps = Runs {
                         outer: (leaf.n, gd, gs),
-                        ..Reps::row(i.size, dst_step, src_step)
+                        ..Runs::row(i.size, dst_step, src_step)
                     };
                     if fields.nibbles(scratch, dst, src, leaf.at, reps, (a, b), form) {
                         return;
@@ -452,7 +452,7 @@ impl BitFields {
         let mut k = 0;
         while k < leaf.n {
             let n = together.min(whole.saturating_sub(k));
-            let reps = Reps::row(
+            let reps = Runs::row(
                 n,
                 leaf.step.dst * self.dst_bits / 8,
                 leaf.step.src * self.src_bits / 8,
@@ -503,7 +503,7 @@ impl BitFields {
         dst: &mut [u8],
         src: &[u8],
         (d, s): (usize, usize),
-        reps: Reps,
+        reps: Runs,
         (a, b): (&Loop, &Loop),
         form: &Form,
     ) -> bool {
@@ -545,7 +545,7 @@ impl BitFields {
                     let direct = avx2
                         && stream
                         && out.as_ptr().align_offset(LINE) == 0
-                        && reps.dst_multiple_of(LINE);
+                        && reps.dst_steps_multiple_of(LINE);
                     if avx2 && (direct || !stream) {
                         // SAFETY: the CPU has AVX2 (checked); every block starts on a line if
                         // streamed.
@@ -615,7 +615,7 @@ impl BitFields {
                     let direct = stream
                         && start.align_offset(LINE) == 0
                         && rows.stride.is_multiple_of(LINE)
-                        && reps.dst_multiple_of(LINE);
+                        && reps.dst_steps_multiple_of(LINE);
                     let to = &mut dst[rows.at..last.0 + rows.range(b.size - 1).end];
                     let rows = Rows { at: 0, ..rows };
                     // SAFETY: the CPU has AVX2 (checked); every row starts on a line if
@@ -668,68 +668,9 @@ impl BitFields {
     }
 }
 
-/// Blocks of a kernel, in bytes from the first's: `outer.0` groups `(outer.1, outer.2)` apart
-/// (destination, source), each of `n` blocks `dst` and `src` apart.
-#[derive(Clone, Copy)]
-struct Reps {
-    n: usize,
-    dst: usize,
-    src: usize,
-    outer: (usize, usize, usize),
-}
-
 /// One block (for the AVX2 kernels).
 #[cfg(target_arch = "x86_64")]
-const ONE: Reps = Reps::row(1, 0, 0);
-
-impl Reps {
-    /// `n` blocks, `dst` and `src` bytes apart.
-    const fn row(n: usize, dst: usize, src: usize) -> Reps {
-        Reps {
-            n,
-            dst,
-            src,
-            outer: (1, 0, 0),
-        }
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn count(&self) -> usize {
-        self.n * self.outer.0
-    }
-
-    /// The offsets of the last block, the largest on both sides (no step is negative); `(0,
-    /// 0)` if there is none.
-    fn last(&self) -> (usize, usize) {
-        let (g, k) = (self.outer.0.saturating_sub(1), self.n.saturating_sub(1));
-        (
-            g * self.outer.1 + k * self.dst,
-            g * self.outer.2 + k * self.src,
-        )
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    /// Whether every block's destination offset is a multiple of `k`.
-    fn dst_multiple_of(&self, k: usize) -> bool {
-        self.dst.is_multiple_of(k) && self.outer.1.is_multiple_of(k)
-    }
-
-    /// Every block's offsets, in order.
-    fn offsets(&self) -> impl Iterator<Item = (usize, usize)> {
-        let r = *self;
-        (0..r.outer.0).flat_map(move |g| {
-            let (d, s) = (g * r.outer.1, g * r.outer.2);
-            (0..r.n).map(move |k| (d + k * r.dst, s + k * r.src))
-        })
-    }
-
-    /// `f(d, s)` for every block's offsets, in order.
-    fn each(&self, mut f: impl FnMut(usize, usize)) {
-        for (d, s) in self.offsets() {
-            f(d, s);
-        }
-    }
-}
+const ONE: Runs = Runs::row(1, 0, 0);
 
 /// [`unzip_nibbles`] 64 fields of each row at a time, in AVX2 registers (the inverse of
 /// [`zip_nibbles_avx2`]), with non-temporal stores if `STREAM`; for every block of `reps`,
@@ -744,7 +685,7 @@ unsafe fn unzip_nibbles_avx2<const P: usize, const STREAM: bool>(
     dst: &mut [u8],
     rows: Rows,
     from: &[u8],
-    reps: Reps,
+    reps: Runs,
 ) {
     use super::avx2;
     if reps.count() == 0 {
@@ -850,7 +791,7 @@ unsafe fn zip_nibbles_avx2<const P: usize, const STREAM: bool>(
     out: &mut [u8],
     src: &[u8],
     rows: Rows,
-    reps: Reps,
+    reps: Runs,
 ) {
     use super::avx2;
     if reps.count() == 0 {
@@ -1009,11 +950,11 @@ mod tests {
     /// Two blocks `(dst, src)` bytes apart: a row of two, or (for odd `src`) two groups of
     /// one.
     #[cfg(target_arch = "x86_64")]
-    fn two_blocks(dst: usize, src: usize) -> Reps {
+    fn two_blocks(dst: usize, src: usize) -> Runs {
         if src.is_multiple_of(2) {
-            Reps::row(2, dst, src)
+            Runs::row(2, dst, src)
         } else {
-            Reps {
+            Runs {
                 outer: (2, dst, src),
                 ..ONE
             }

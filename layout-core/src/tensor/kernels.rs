@@ -993,16 +993,26 @@ const STAGED_ROW: usize = 4 * LINE;
 /// The longest run, in bytes, that copies move as a fixed-size array.
 const MAX_FIXED_RUN: usize = 2 * LINE;
 
-/// The runs of a leaf of the run kernel, in bytes: `outer.0` steps `(outer.1, outer.2)` apart,
-/// each of `inner.0` steps `(inner.1, inner.2)` apart, from `at` (destination, source).
+/// Runs of the run kernel, or blocks of the `E(4)` kernels (`bits`), by their offsets in
+/// bytes: `outer.0` steps `(outer.1, outer.2)` apart (destination, source), each of
+/// `inner.0` steps `(inner.1, inner.2)` apart, from `at`.
 #[derive(Clone, Copy)]
-struct Runs {
-    at: (usize, usize),
-    outer: (usize, usize, usize),
-    inner: (usize, usize, usize),
+pub(crate) struct Runs {
+    pub(crate) at: (usize, usize),
+    pub(crate) outer: (usize, usize, usize),
+    pub(crate) inner: (usize, usize, usize),
 }
 
 impl Runs {
+    /// `n` steps `dst` and `src` bytes apart, from `(0, 0)`.
+    pub(crate) const fn row(n: usize, dst: usize, src: usize) -> Runs {
+        Runs {
+            at: (0, 0),
+            outer: (1, 0, 0),
+            inner: (n, dst, src),
+        }
+    }
+
     /// The runs of `leaf` (slots of `n` bytes), and of the innermost loop `inner` at each of
     /// its steps if there is one (see [`Nest::walk_pairs_from`]).
     fn new(leaf: &Leaf<'_>, inner: Option<&Loop>, n: usize) -> Runs {
@@ -1018,8 +1028,26 @@ impl Runs {
         }
     }
 
-    fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.outer.0 * self.inner.0
+    }
+
+    /// The offsets of the last step, the largest on both sides (no step is negative); `at` if
+    /// there is none.
+    pub(crate) fn last(&self) -> (usize, usize) {
+        let (j, k) = (
+            self.outer.0.saturating_sub(1),
+            self.inner.0.saturating_sub(1),
+        );
+        (
+            self.at.0 + j * self.outer.1 + k * self.inner.1,
+            self.at.1 + j * self.outer.2 + k * self.inner.2,
+        )
+    }
+
+    /// Whether every step moves the destination by a multiple of `k` bytes.
+    pub(crate) fn dst_steps_multiple_of(&self, k: usize) -> bool {
+        self.inner.1.is_multiple_of(k) && (self.outer.0 <= 1 || self.outer.1.is_multiple_of(k))
     }
 
     /// Whether each run of `bytes` bytes starts where the one before ends in the destination.
@@ -1029,9 +1057,7 @@ impl Runs {
 
     /// Whether every run starts `to`-byte aligned in `dst`.
     fn aligned(&self, dst: &[u8], to: usize) -> bool {
-        dst.as_ptr().wrapping_add(self.at.0).align_offset(to) == 0
-            && self.inner.1.is_multiple_of(to)
-            && (self.outer.0 <= 1 || self.outer.1.is_multiple_of(to))
+        dst.as_ptr().wrapping_add(self.at.0).align_offset(to) == 0 && self.dst_steps_multiple_of(to)
     }
 
     /// Whether the runs are the rows of tiles, each tile whole in the source (the steps of
@@ -1071,16 +1097,20 @@ impl Runs {
             && (self.outer.0 <= 1 || self.outer.1.is_multiple_of(lanes::BYTES))
     }
 
-    /// `f(d, s)` for the offsets of every run, in order.
-    #[inline(always)]
-    fn each(&self, mut f: impl FnMut(usize, usize)) {
+    /// The offsets of every step, in order.
+    pub(crate) fn offsets(&self) -> impl Iterator<Item = (usize, usize)> {
         let Runs { at, outer, inner } = *self;
-        for j in 0..outer.0 {
+        (0..outer.0).flat_map(move |j| {
             let (d, s) = (at.0 + j * outer.1, at.1 + j * outer.2);
-            for k in 0..inner.0 {
-                f(d + k * inner.1, s + k * inner.2);
-            }
-        }
+            (0..inner.0).map(move |k| (d + k * inner.1, s + k * inner.2))
+        })
+    }
+
+    /// `f(d, s)` for the offsets of every step, in order (a fold over [`Self::offsets`]: two
+    /// plain loops).
+    #[inline(always)]
+    pub(crate) fn each(&self, mut f: impl FnMut(usize, usize)) {
+        self.offsets().for_each(|(d, s)| f(d, s));
     }
 }
 
@@ -1328,6 +1358,21 @@ mod tests {
         }
     }
 
+    /// `$check::<$w, $n, A>(src, len, gap)?` for rows of `len` slots of `$n` bytes (`32 ·
+    /// chunks` bytes) and of one slot more (a tail), `A` = 2, 4 or 8 rows as `rows` is 0, 1
+    /// or more.
+    macro_rules! each_count {
+        ($check:ident, $w:ty, $n:literal, ($src:expr, $len:expr, $rows:expr, $gap:expr)) => {{
+            for len in [$len, $len + 1] {
+                match $rows {
+                    0 => $check::<$w, $n, 2>($src, len, $gap)?,
+                    1 => $check::<$w, $n, 4>($src, len, $gap)?,
+                    _ => $check::<$w, $n, 8>($src, len, $gap)?,
+                }
+            }
+        }};
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -1342,26 +1387,13 @@ mod tests {
             gap in 0..40usize,
             src in proptest::collection::vec(any::<u8>(), 8 * 8 * 128 + 8 * 40),
         ) {
-            // Rows of `32 · chunks` bytes, and odd lengths that leave a tail.
-            let bytes = 32 * chunks;
-            macro_rules! width {
-                ($w:ty, $n:literal) => {{
-                    let len = bytes / $n;
-                    for len in [len, len + 1] {
-                        match rows {
-                            0 => check_zip::<$w, $n, 2>(&src, len, gap)?,
-                            1 => check_zip::<$w, $n, 4>(&src, len, gap)?,
-                            _ => check_zip::<$w, $n, 8>(&src, len, gap)?,
-                        }
-                    }
-                }};
-            }
+            let rows_of = |n: usize| 32 * chunks / n;
             match width {
-                0 => width!(u8, 1),
-                1 => width!(u16, 2),
-                2 => width!(u32, 4),
-                3 => width!(u64, 8),
-                _ => width!(u128, 16),
+                0 => each_count!(check_zip, u8, 1, (&src, rows_of(1), rows, gap)),
+                1 => each_count!(check_zip, u16, 2, (&src, rows_of(2), rows, gap)),
+                2 => each_count!(check_zip, u32, 4, (&src, rows_of(4), rows, gap)),
+                3 => each_count!(check_zip, u64, 8, (&src, rows_of(8), rows, gap)),
+                _ => each_count!(check_zip, u128, 16, (&src, rows_of(16), rows, gap)),
             }
         }
 
@@ -1376,25 +1408,12 @@ mod tests {
             gap in 0..3usize,
             src in proptest::collection::vec(any::<u8>(), 8 * 8 * 128),
         ) {
-            // Rows of `32 · chunks` bytes, and a few odd lengths that leave a tail.
-            let bytes = 32 * chunks;
-            macro_rules! width {
-                ($w:ty, $n:literal) => {{
-                    let len = bytes / $n;
-                    for len in [len, len + 1] {
-                        match rows {
-                            0 => check_split::<$w, $n, 2>(&src, len, gap)?,
-                            1 => check_split::<$w, $n, 4>(&src, len, gap)?,
-                            _ => check_split::<$w, $n, 8>(&src, len, gap)?,
-                        }
-                    }
-                }};
-            }
+            let rows_of = |n: usize| 32 * chunks / n;
             match width {
-                0 => width!(u8, 1),
-                1 => width!(u16, 2),
-                2 => width!(u32, 4),
-                _ => width!(u64, 8),
+                0 => each_count!(check_split, u8, 1, (&src, rows_of(1), rows, gap)),
+                1 => each_count!(check_split, u16, 2, (&src, rows_of(2), rows, gap)),
+                2 => each_count!(check_split, u32, 4, (&src, rows_of(4), rows, gap)),
+                _ => each_count!(check_split, u64, 8, (&src, rows_of(8), rows, gap)),
             }
         }
     }
