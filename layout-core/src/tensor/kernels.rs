@@ -1,5 +1,6 @@
 //! The kernels of a relayout over storage of whole bytes per element: slots are `[u8; N]`
-//! for `N` = 1, 2, 4, 8 or 16, any alignment. Runs are slice copies; interleaves, splits and
+//! for `N` = 1, 2, 4, 8 or 16, any alignment. Runs are slice copies, those of up to 128 bytes
+//! moves of a fixed size (streamed from the registers in large copies); interleaves, splits and
 //! transposes of blocks of whole 16-byte vectors are rounds of one shuffle (`lanes`), with
 //! whole destination lines streamed when the copy is large; narrower blocks load
 //! `a` source rows of `b` slots into a fixed-size array, transpose it and store `b`
@@ -814,77 +815,26 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                 if runs.count() == 0 {
                     return;
                 }
-                // Runs that follow each other need only start on a vector (each line is
-                // finished by the next stores); runs apart, on a line and of whole lines.
                 let contiguous = runs.contiguous(bytes);
                 let tiles = buf.len() / runs.inner.2.max(1);
                 if bytes < LINE && runs.by_tiles(bytes, out) && tiles * bytes >= STAGED_ROW {
-                    // Tile rows to rows: the tiles of a chunk copied whole into `buf` (the
-                    // source in order), the runs moved from there, each row of the chunk
-                    // whole lines, where each of a tile's rows was read on its own pass over
-                    // the tiles of a band (measured u8 `T(8,32)` -> rows 0.59-0.62 -> 0.80-1.02
-                    // of memcpy, `T(8,8)` -> rows 0.20-0.23 -> 0.74-0.75, f32 `T(8,2)` -> rows
-                    // 0.20-0.24 -> 0.74-0.78; `T(8,16)` unchanged, 0.6-0.7).
-                    for k in (0..runs.inner.0).step_by(tiles) {
-                        let n = tiles.min(runs.inner.0 - k);
-                        let stage = &mut buf[..n * runs.inner.2];
-                        stage.copy_from_slice(&from[runs.at.1 + k * runs.inner.2..][..stage.len()]);
-                        let chunk = Runs {
-                            at: (runs.at.0 + k * runs.inner.1, 0),
-                            inner: (n, runs.inner.1, runs.inner.2),
-                            ..runs
-                        };
-                        match bytes {
-                            8 => stream_pairs(out, stage, &chunk),
-                            16 => stream_each::<16>(out, stage, &chunk),
-                            32 => stream_each::<32>(out, stage, &chunk),
-                            48 => stream_each::<48>(out, stage, &chunk),
-                            _ => chunk.each(|d, s| {
-                                out[d..][..bytes].copy_from_slice(&stage[s..][..bytes]);
-                            }),
-                        }
-                    }
-                    return;
+                    return stage_tiles(out, from, buf, &runs, bytes);
                 }
                 if bytes == 8 && contiguous && runs.pairs_aligned(out) {
                     // (A chunk holds at least one tile: `buf` a tile's rows or more.)
-                    if !runs.by_rows(bytes) || runs.inner.0 * bytes > buf.len() {
-                        return stream_pairs(out, from, &runs);
+                    if runs.by_rows(bytes) && runs.inner.0 * bytes <= buf.len() {
+                        return stage_rows(out, from, buf, &runs);
                     }
-                    // Rows to tiles of 8-byte rows: a tile's rows are a row stride apart in
-                    // the source (often a multiple of 4 KiB: one L1 set, which holds 8 of
-                    // them), and each of their lines was read again for every 8 bytes; a
-                    // chunk of each row is copied into `buf` first (measured u8 rows ->
-                    // `T(8,8)` 0.15-0.21 -> 0.48-0.51 of memcpy, f32 -> `T(8,2)` 0.16-0.21 ->
-                    // 0.49-0.53).
-                    let rows = runs.inner.0;
-                    let tiles = buf.len() / (rows * bytes);
-                    for j in (0..runs.outer.0).step_by(tiles) {
-                        let n = tiles.min(runs.outer.0 - j);
-                        let piece = n * bytes;
-                        for k in 0..rows {
-                            let s = runs.at.1 + j * runs.outer.2 + k * runs.inner.2;
-                            buf[k * piece..][..piece].copy_from_slice(&from[s..][..piece]);
-                        }
-                        let chunk = Runs {
-                            at: (runs.at.0 + j * runs.outer.1, 0),
-                            outer: (n, runs.outer.1, runs.outer.2),
-                            inner: (rows, runs.inner.1, piece),
-                        };
-                        stream_pairs(out, &buf[..rows * piece], &chunk);
-                    }
-                    return;
+                    return stream_pairs(out, from, &runs);
                 }
+                // Runs that follow each other need only start on a vector (each line is
+                // finished by the next stores); runs apart, on a line and of whole lines.
                 let to = if contiguous { lanes::BYTES } else { LINE };
-                if runs.aligned(out, to) && (contiguous || bytes.is_multiple_of(LINE)) {
-                    match bytes {
-                        16 => return stream_each::<16>(out, from, &runs),
-                        32 => return stream_each::<32>(out, from, &runs),
-                        48 => return stream_each::<48>(out, from, &runs),
-                        64 => return stream_each::<64>(out, from, &runs),
-                        128 => return stream_each::<128>(out, from, &runs),
-                        _ => {}
-                    }
+                if runs.aligned(out, to)
+                    && (contiguous || bytes.is_multiple_of(LINE))
+                    && stream_fixed(out, from, &runs, bytes)
+                {
+                    return;
                 }
                 if !contiguous || bytes >= LINE {
                     runs.each(|d, s| {
@@ -1111,6 +1061,70 @@ impl Runs {
     #[inline(always)]
     pub(crate) fn each(&self, mut f: impl FnMut(usize, usize)) {
         self.offsets().for_each(|(d, s)| f(d, s));
+    }
+}
+
+/// Streams `runs` of `bytes` bytes as fixed-size moves ([`stream_each`], [`stream_pairs`]
+/// for 8 bytes whose inner steps follow each other), if `bytes` is one of their sizes; `false`
+/// (nothing done) otherwise.
+#[inline(always)]
+fn stream_fixed(dst: &mut [u8], src: &[u8], runs: &Runs, bytes: usize) -> bool {
+    match bytes {
+        8 if runs.inner.1 == 8 => stream_pairs(dst, src, runs),
+        16 => stream_each::<16>(dst, src, runs),
+        32 => stream_each::<32>(dst, src, runs),
+        48 => stream_each::<48>(dst, src, runs),
+        64 => stream_each::<64>(dst, src, runs),
+        128 => stream_each::<128>(dst, src, runs),
+        _ => return false,
+    }
+    true
+}
+
+/// Tile rows to rows ([`Runs::by_tiles`]): the tiles of a chunk copied whole into `buf` (the
+/// source in order), the runs streamed from there, each row of the chunk whole lines, where
+/// each of a tile's rows was read on its own pass over the tiles of a band (measured u8
+/// `T(8,32)` -> rows 0.59-0.62 -> 0.80-1.02 of memcpy, `T(8,8)` -> rows 0.20-0.23 ->
+/// 0.74-0.75, f32 `T(8,2)` -> rows 0.20-0.24 -> 0.74-0.78; `T(8,16)` unchanged, 0.6-0.7).
+fn stage_tiles(out: &mut [u8], from: &[u8], buf: &mut [u8], runs: &Runs, bytes: usize) {
+    let tiles = buf.len() / runs.inner.2;
+    for k in (0..runs.inner.0).step_by(tiles) {
+        let n = tiles.min(runs.inner.0 - k);
+        let stage = &mut buf[..n * runs.inner.2];
+        stage.copy_from_slice(&from[runs.at.1 + k * runs.inner.2..][..stage.len()]);
+        let chunk = Runs {
+            at: (runs.at.0 + k * runs.inner.1, 0),
+            inner: (n, runs.inner.1, runs.inner.2),
+            ..*runs
+        };
+        if !stream_fixed(out, stage, &chunk, bytes) {
+            chunk.each(|d, s| out[d..][..bytes].copy_from_slice(&stage[s..][..bytes]));
+        }
+    }
+}
+
+/// Rows to tiles of 8-byte rows ([`Runs::by_rows`], a tile's rows fitting `buf`): a tile's
+/// rows are a row stride apart in the source (often a multiple of 4 KiB: one L1 set, which
+/// holds 8 of them), and each of their lines was read again for every 8 bytes; a chunk of
+/// each row is copied into `buf` first (measured u8 rows -> `T(8,8)` 0.15-0.21 -> 0.48-0.51
+/// of memcpy, f32 -> `T(8,2)` 0.16-0.21 -> 0.49-0.53).
+fn stage_rows(out: &mut [u8], from: &[u8], buf: &mut [u8], runs: &Runs) {
+    const BYTES: usize = 8;
+    let rows = runs.inner.0;
+    let tiles = buf.len() / (rows * BYTES);
+    for j in (0..runs.outer.0).step_by(tiles) {
+        let n = tiles.min(runs.outer.0 - j);
+        let piece = n * BYTES;
+        for k in 0..rows {
+            let s = runs.at.1 + j * runs.outer.2 + k * runs.inner.2;
+            buf[k * piece..][..piece].copy_from_slice(&from[s..][..piece]);
+        }
+        let chunk = Runs {
+            at: (runs.at.0 + j * runs.outer.1, 0),
+            outer: (n, runs.outer.1, runs.outer.2),
+            inner: (rows, runs.inner.1, piece),
+        };
+        stream_pairs(out, &buf[..rows * piece], &chunk);
     }
 }
 

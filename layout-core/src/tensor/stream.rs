@@ -60,7 +60,8 @@ pub(crate) fn copy(dst: &mut [u8], src: &[u8]) {
             let (sb, st) = rest.split_at(body);
             // Runs of whole lines (a tile's rows) have neither: no call into `memcpy` for
             // nothing (measured u8 rows -> `T(8,64)`, 64-byte runs, 0.59 -> 0.73-0.91 of
-            // memcpy).
+            // memcpy, when such runs still came this way; `kernels` now streams runs of up to
+            // 128 bytes as fixed-size moves).
             if head > 0 {
                 dh.copy_from_slice(sh);
             }
