@@ -1361,8 +1361,14 @@ mod tests {
                 outer: (rows, 256, 8),
                 inner: (tiles, 8, 8 * rows + 16),
             };
+            // Run `k` of row `j`: from `40 + 8j + k·(8·rows + 16)` to `64 + 256j + 8k`.
             let mut expected = vec![0u8; 1024];
-            runs.each(|d, s| expected[d..d + 8].copy_from_slice(&src[s..s + 8]));
+            for j in 0..rows {
+                for k in 0..tiles {
+                    let (d, s) = (64 + 256 * j + 8 * k, 40 + 8 * j + k * (8 * rows + 16));
+                    expected[d..d + 8].copy_from_slice(&src[s..s + 8]);
+                }
+            }
             let mut buf = vec![0u8; 1024 + LINE];
             let at = buf.as_ptr().align_offset(LINE);
             let out = &mut buf[at..at + 1024];
