@@ -23,8 +23,16 @@ cpufeatures::new!(has_avx2, "avx2");
 /// Whether this CPU runs AVX2 (and the OS saves its registers); detected once, then a load.
 #[inline]
 pub(crate) fn available() -> bool {
+    #[cfg(test)]
+    if OFF.load(core::sync::atomic::Ordering::Relaxed) {
+        return false;
+    }
     has_avx2::get()
 }
+
+/// Set by tests to run the kernels' 16-byte paths on a CPU that has AVX2.
+#[cfg(test)]
+pub(crate) static OFF: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
 
 /// Two 16-byte vectors side by side.
 #[derive(Clone, Copy)]

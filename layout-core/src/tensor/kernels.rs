@@ -5,8 +5,8 @@
 //! whole destination lines streamed when the copy is large; narrower blocks load
 //! `a` source rows of `b` slots into a fixed-size array, transpose it and store `b`
 //! destination rows of `a` slots: fixed trip counts that LLVM unrolls. Interleaves and splits
-//! of runs whose rows are whole 32-byte chunks run in AVX2 registers when the CPU has it
-//! (`avx2`). Blocks and runs that the array's edge cuts are copied slot by slot, in bounds.
+//! of runs whose rows are whole 32-byte chunks, and streamed transposes whose source rows
+//! do not share an L1 set, run in AVX2 registers when the CPU has it (`avx2`). Blocks and runs that the array's edge cuts are copied slot by slot, in bounds.
 
 use super::digits::Loop;
 use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};
@@ -24,6 +24,9 @@ struct Blocks {
     sa: usize,
     reps: usize,
     step: (usize, usize),
+    /// Source slots from a block to the same block of the next leaf (the step of the loop
+    /// around the leaf's), 0 if there is none: how far ahead a block prefetches.
+    ahead: usize,
     stream: bool,
     /// The long side of an interleaving block.
     len: usize,
@@ -225,13 +228,60 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
     // write-combining buffer; measured f64 rows -> `{0,1:T(8,128)}` 0.66 -> 0.85 of memcpy,
     // f32 0.60 -> 0.79); otherwise staged (below).
     let whole_lines = row.is_multiple_of(LINE);
-    let straight = at.stream
+    let on_lines = at.stream
         && whole_lines
-        && M <= 4
         && out.as_ptr().align_offset(LINE) == 0
         && [out_row, w.db_hi * N, ds]
             .iter()
             .all(|k| k.is_multiple_of(LINE));
+    let straight = on_lines && M <= 4;
+    // Destination lines straight from AVX2 registers (`Unstaged::direct`), or through the
+    // first page of the scratch (`Unstaged::buffered`).
+    #[cfg(target_arch = "x86_64")]
+    let direct = on_lines && super::avx2::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    let direct = false;
+    let fits = b * row <= stream::PAGE.min(size_of_val(scratch));
+    if whole_lines
+        && (direct || fits)
+        && at.stream
+        && at.ahead > 0
+        && !src_row.is_multiple_of(stream::PAGE)
+    {
+        let scratch = scratch.as_flattened_mut();
+        let len = (b * row).min(scratch.len());
+        let mut t = Unstaged {
+            src: (src, s0),
+            s,
+            buf: &mut scratch[..len],
+            sides: (a, b),
+            from: Rows {
+                mask: w.a_lo - 1,
+                shift: sa,
+                lo: src_row,
+                hi: w.sa_hi * N,
+            },
+            to: Rows {
+                mask: w.b_lo - 1,
+                shift: sb,
+                lo: out_row,
+                hi: w.db_hi * N,
+            },
+            ahead: at.ahead * N,
+        };
+        for r in 0..at.reps {
+            #[cfg(target_arch = "x86_64")]
+            if direct {
+                // SAFETY: the CPU has AVX2; `out` starts on a line, and block `r`'s
+                // destination rows start `r·ds + to(y)` bytes into it, a multiple of the line
+                // (`on_lines`), and are whole lines (`whole_lines`).
+                unsafe { t.direct::<N, M>((r * ds, r * ss), out) };
+                continue;
+            }
+            t.buffered::<N, M>((r * ds, r * ss), out);
+        }
+        return;
+    }
     if straight && w.a_lo == a {
         // Block by block, so that the lines of one block are finished before the next.
         let mut each = |r: usize, gy: usize, gx: usize| {
@@ -365,6 +415,181 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
             }
         }
     }
+}
+
+/// The byte offsets of a block's rows from its corner: a loop of `mask + 1` rows `lo` bytes
+/// apart, widened by a loop of such runs of rows `hi` bytes apart. Unwidened, `mask + 1` is
+/// the block's side and `hi` is never reached.
+#[derive(Clone, Copy)]
+struct Rows {
+    mask: usize,
+    shift: u32,
+    lo: usize,
+    hi: usize,
+}
+
+impl Rows {
+    /// Row `x`'s offset.
+    #[inline(always)]
+    fn at(self, x: usize) -> usize {
+        (x & self.mask) * self.lo + (x >> self.shift) * self.hi
+    }
+}
+
+/// The blocks of a streamed transpose whose source rows do not share one L1 set (they are
+/// apart by anything but a multiple of a page: a tile's rows, a line of each, or several such
+/// tiles): each block is transposed from the source in place, and the same block of the next
+/// leaf is prefetched meanwhile (its rows are as many streams as the block has rows, more than
+/// the hardware prefetcher follows). Measured against staging each block's source rows in a
+/// scratch and prefetching the leaf's next block only, f32 `{0,1:T(8,128)}` -> rows: 0.62-0.72
+/// -> 0.74-0.77 of memcpy transposed into a scratch whose lines are then streamed out
+/// ([`buffered`](Self::buffered)), 0.83-0.94 straight from AVX2 registers
+/// ([`direct`](Self::direct)), each line's two stores back to back (a hand-written loop that
+/// interleaved the 16-byte stores of four lines measured 0.46-0.50); f32 `T(8,128)` -> `{0,1:T(8,128)}` 0.83-0.86 ->
+/// 0.93-1.04, f64 `{0,1:T(8,128)}` -> rows 0.36-0.45 -> 0.64-0.67, bf16 0.26-0.33 ->
+/// 0.76-0.78, bf16 `T(8,128)` -> `{0,1:T(8,128)}` 0.34-0.41 -> 0.75-0.82.
+struct Unstaged<'a> {
+    /// The whole source, and where the leaf's blocks start in it (the prefetches reach the
+    /// next leaf, past `s`).
+    src: (&'a [u8], usize),
+    /// The leaf's blocks: every source row of every block lies within it.
+    s: &'a [u8],
+    /// A block's destination rows, one after the other (`b · a · N` bytes).
+    buf: &'a mut [u8],
+    /// The block's sides, `a` destination-contiguous slots by `b` source-contiguous ones.
+    sides: (usize, usize),
+    /// Source row `x` of a block, in bytes from its corner.
+    from: Rows,
+    /// Destination row `y` of a block, in bytes from its corner.
+    to: Rows,
+    /// Bytes from a block to the same block of the next leaf.
+    ahead: usize,
+}
+
+impl Unstaged<'_> {
+    /// Prefetches the source rows of the next leaf's block at `at` (bytes into `s`).
+    #[inline(always)]
+    fn prefetch(&self, at: usize) {
+        let (a, _) = self.sides;
+        for x in 0..a {
+            stream::prefetch(self.src.0, self.src.1 + at + self.from.at(x) + self.ahead);
+        }
+    }
+
+    /// The block at bytes `(dst, src)` of `out` and `s`: its groups transposed into `buf`
+    /// (16-byte vectors), whose lines are then streamed out.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn buffered<const N: usize, const M: usize>(
+        &mut self,
+        (dst, at): (usize, usize),
+        out: &mut [u8],
+    ) {
+        let (a, b) = self.sides;
+        let row = a * N;
+        let (from, to) = (self.from, self.to);
+        self.prefetch(at);
+        for gx in 0..a / M {
+            for gy in 0..b / M {
+                // SAFETY: in `s`, row `gx·M + i < a` of the block starts at `at + from(gx·M) +
+                // i·from.lo = at + from(gx·M + i)` (the `M` rows of a group lie in one loop of
+                // `from`, asserted by the caller), and `gy·16 + 16 <= (b / M)·M·N = b·N`: its
+                // 16 bytes end within the block's span in `s`. In `buf`, row `gy·M + i < b`
+                // starts at `(gy·M + i)·row`, and `gx·16 + 16 <= (a / M)·16 = row`: its 16
+                // bytes end within `b·row = buf.len()`.
+                unsafe {
+                    group::<N, M, false>(
+                        self.s,
+                        (at + from.at(gx * M) + gy * lanes::BYTES, from.lo),
+                        self.buf,
+                        (gy * M * row + gx * lanes::BYTES, row),
+                    );
+                }
+            }
+        }
+        for (y, o) in self.buf.chunks_exact(row).enumerate() {
+            let (lines, _) = out[dst + to.at(y)..][..row].as_chunks_mut::<LINE>();
+            for (line, o) in lines.iter_mut().zip(o.as_chunks::<LINE>().0) {
+                stream::line(line, o);
+            }
+        }
+    }
+
+    /// [`buffered`](Self::buffered) without the scratch: pairs of groups in AVX2 registers
+    /// ([`group_pair`]), a line of each of `M` destination rows at a time, streamed straight
+    /// out: each line's two stores one after the other.
+    ///
+    /// # Safety
+    /// The CPU has AVX2; `direct`: `out` starts on a line and every destination row of the
+    /// block at `dst` is whole lines from a line boundary of `out`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[allow(unsafe_code)]
+    unsafe fn direct<const N: usize, const M: usize>(
+        &mut self,
+        (dst, at): (usize, usize),
+        out: &mut [u8],
+    ) {
+        use super::avx2;
+        let (a, b) = self.sides;
+        let (from, to) = (self.from, self.to);
+        self.prefetch(at);
+        for gy in 0..b / M {
+            let at = at + gy * lanes::BYTES;
+            for line in 0..a * N / LINE {
+                // The line's halves: groups `4·line` and `4·line + 1`, then `4·line + 2` and
+                // `4·line + 3` (`M` slots of 16 bytes a group, `LINE / 16 = 4` a line).
+                let gx = 4 * line;
+                let half = |gx: usize| (at + from.at(gx * M), at + from.at(gx * M + M), from.lo);
+                // SAFETY: groups `gx .. gx + 4 <= a / M` (`line < a·N / 64`), their rows within
+                // the block's span as in `buffered`; the CPU has AVX2.
+                let (lo, hi) = unsafe {
+                    (
+                        group_pair::<N, M>(self.s, half(gx)),
+                        group_pair::<N, M>(self.s, half(gx + 2)),
+                    )
+                };
+                for i in 0..M {
+                    let o = dst + to.at(gy * M + i) + line * LINE;
+                    let out: &mut [u8; LINE] = (&mut out[o..o + LINE]).try_into().expect("a line");
+                    // SAFETY: `out` is line `line` of destination row `gy·M + i`, which starts
+                    // on a line (the caller's contract): both halves are 32 bytes from a 32-byte
+                    // boundary. The CPU has AVX2.
+                    unsafe {
+                        avx2::store::<true>(lo[i], out.as_mut_ptr());
+                        avx2::store::<true>(hi[i], out.as_mut_ptr().add(32));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Two groups of the vector transpose side by side in AVX2 registers: the `M` source rows
+/// from byte `lo` of `s` and the `M` from byte `hi`, `f_row` bytes apart, transposed into
+/// `M` destination rows of 32 bytes each (the first group's 16 then the second's).
+///
+/// # Safety
+/// `lo + (M - 1)·f_row + 16 <= s.len()` and `hi + (M - 1)·f_row + 16 <= s.len()`; the CPU
+/// has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn group_pair<const N: usize, const M: usize>(
+    s: &[u8],
+    (lo, hi, f_row): (usize, usize, usize),
+) -> [super::avx2::Y; M] {
+    use super::avx2;
+    // SAFETY: rows `i < M` of both groups end within `s` (the caller's contract).
+    let mut v: [avx2::Y; M] = core::array::from_fn(|i| unsafe {
+        avx2::load_halves(
+            s.as_ptr().add(lo + i * f_row),
+            s.as_ptr().add(hi + i * f_row),
+        )
+    });
+    avx2::shuffle::<N, M>(&mut v, lanes::log2(M));
+    v
 }
 
 /// `each(r, gy, gx)` for every block `r < reps` and group `gy < ny`, `gx < nx` in it, in
@@ -905,6 +1130,10 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                 Form::Lanes { wide } => wide,
                 _ => [ONCE; 2],
             };
+            let ahead = match nest.outer.len() {
+                n if n >= 2 => nest.outer[n - 2].src,
+                _ => 0,
+            };
             nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
                 let whole = nest.whole_steps(leaf, &[a, b, wa, wb]);
                 let at = Blocks {
@@ -913,6 +1142,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                     sa: a.src,
                     reps: whole,
                     step: (leaf.step.dst, leaf.step.src),
+                    ahead,
                     stream,
                     len: match form {
                         Form::Zip => b.size,

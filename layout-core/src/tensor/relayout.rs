@@ -645,8 +645,9 @@ mod tests {
 
     /// The paths of large copies (non-temporal stores straight from registers, or through
     /// staged source rows and gathered lines), on small arrays with whole and partial blocks
-    /// at every width, both ways, with the stream forced on: each element where the plans'
-    /// offsets put it, padding left as it was.
+    /// at every width, both ways, with the stream forced on, in AVX2 registers where the CPU
+    /// has them and in 16-byte ones: each element where the plans' offsets put it, padding
+    /// left as it was.
     #[test]
     fn streamed_copies_put_every_element_in_place() {
         let pairs = [
@@ -662,6 +663,10 @@ mod tests {
             ("f32[24,260]{1,0}", "f32[24,260]{0,1:T(8,128)}"),
             ("f32[16,256]{1,0:T(8,128)}", "f32[16,256]{0,1:T(8,128)}"),
             ("f64[16,256]{1,0}", "f64[16,256]{0,1:T(8,128)}"),
+            ("f64[24,384]{1,0:T(8,128)}", "f64[24,384]{0,1:T(8,128)}"),
+            ("bf16[32,512]{1,0}", "bf16[32,512]{0,1:T(8,128)}"),
+            ("bf16[24,260]{1,0}", "bf16[24,260]{0,1:T(8,128)}"),
+            ("bf16[16,384]{1,0:T(8,128)}", "bf16[16,384]{0,1:T(8,128)}"),
             ("u8[64,256]{1,0}", "u8[64,256]{0,1:T(8,128)}"),
             ("bf16[32,256]{1,0}", "bf16[32,256]{0,1:T(8,128)(2,1)}"),
             ("s8[64,256]{1,0}", "s8[64,256]{1,0:T(32,128)(4,1)}"),
@@ -695,9 +700,15 @@ mod tests {
             ("u2[16,512]{1,0:E(2)}", "u2[16,512]{1,0:T(8,128)E(2)}"),
             ("s4[16,256]{1,0:E(4)}", "s4[16,256]{1,0:T(8,128)E(4)}"),
         ];
-        for (a, b) in pairs {
-            check_both_ways(a, b, true);
+        for avx2 in [true, false] {
+            #[cfg(target_arch = "x86_64")]
+            crate::tensor::avx2::OFF.store(!avx2, core::sync::atomic::Ordering::Relaxed);
+            for (a, b) in pairs {
+                check_both_ways(a, b, true);
+            }
         }
+        #[cfg(target_arch = "x86_64")]
+        crate::tensor::avx2::OFF.store(false, core::sync::atomic::Ordering::Relaxed);
     }
 
     proptest::proptest! {
