@@ -339,12 +339,14 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
                 }
             }
             #[cfg(target_arch = "x86_64")]
-            if direct {
+            if direct && N != 2 {
                 // Lines straight from AVX2 registers, each one's two stores back to back (as
-                // `Unstaged::direct`, the stage for a source): u8 2-D transpose 0.50-0.59 ->
-                // 0.66-0.70 of memcpy; bf16 unchanged. (Blocks of 4-byte slots or wider go
-                // straight from the source, above, or measured slower this way: f32 rows ->
-                // `{0,1:T(8,128)}` 0.80 -> 0.62, the 4-D reversal 0.48-0.53 -> 0.44.)
+                // `Unstaged::direct`, the stage for a source): u8 2-D transpose 0.52-0.64 ->
+                // 0.64-0.71 of memcpy, f32 blocks widened to four destination lines (see
+                // `nest::widen`) 0.76-0.84 -> 0.79-0.90. Not bf16: no faster, and at half speed
+                // in about one run in four (4-D reversal 0.22-0.36). (Unwidened blocks of
+                // 4-byte slots or wider go straight from the source, above: this way measured
+                // slower, f32 rows -> `{0,1:T(8,128)}` 0.80 -> 0.62.)
                 let mut t = Unstaged {
                     src: (stage, 0),
                     s: stage,
