@@ -739,6 +739,49 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Streamed transposes (2-D, to and between transposed tiles, 4-D reversals) of random
+        /// extents at every width (rows apart by a part of a page or by whole pages), in AVX2
+        /// registers or in 16-byte ones: each element where the plans' offsets put it, padding
+        /// left as it was.
+        #[test]
+        fn streamed_transposes_put_every_element_in_place(
+            ty in proptest::sample::select(alloc::vec!["u8", "bf16", "f32", "f64"]),
+            form in 0usize..5,
+            (long, short, tall) in (1usize..1100, 1usize..40, proptest::prelude::any::<bool>()),
+            dims in (1usize..20, 1usize..10, 1usize..10, 1usize..40),
+            pow in (2u32..6, 3u32..5, 3u32..5, 2u32..6),
+            avx2 in proptest::prelude::any::<bool>(),
+        ) {
+            let (a, b) = match form {
+                0 => ("{1,0}", "{0,1}"),
+                1 => ("{1,0}", "{0,1:T(8,128)}"),
+                2 => ("{1,0:T(8,128)}", "{0,1:T(8,128)}"),
+                _ => ("{3,2,1,0}", "{0,1,2,3}"),
+            };
+            let (rows, cols) = if tall { (long, short) } else { (short, long) };
+            // Form 4: power-of-two extents, whose rows are whole pages apart.
+            let dims = match form {
+                4 => (1 << pow.0, 1 << pow.1, 1 << pow.2, 1 << pow.3),
+                _ => dims,
+            };
+            let shape = if form >= 3 {
+                alloc::format!("{ty}[{},{},{},{}]", dims.0, dims.1, dims.2, dims.3)
+            } else {
+                alloc::format!("{ty}[{rows},{cols}]")
+            };
+            #[cfg(target_arch = "x86_64")]
+            crate::tensor::avx2::OFF.store(!avx2, core::sync::atomic::Ordering::Relaxed);
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = avx2;
+            check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), true);
+            #[cfg(target_arch = "x86_64")]
+            crate::tensor::avx2::OFF.store(false, core::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
     /// Transposes of 1 MiB and more in cache (not streamed) stage their blocks' source rows:
     /// each element where the plans' offsets put it.
     #[test]
