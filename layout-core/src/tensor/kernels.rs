@@ -460,6 +460,7 @@ struct Rows {
 
 impl Rows {
     /// Rows `stride` bytes apart.
+    #[cfg(target_arch = "x86_64")]
     const fn even(stride: usize) -> Rows {
         Rows {
             mask: usize::MAX,
