@@ -235,6 +235,13 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
             .iter()
             .all(|k| k.is_multiple_of(LINE));
     let straight = on_lines && M <= 4;
+    // Destination row `y` of a block, in bytes from its corner, for `Unstaged`.
+    let dst_rows = Rows {
+        mask: w.b_lo - 1,
+        shift: sb,
+        lo: out_row,
+        hi: w.db_hi * N,
+    };
     // Destination lines straight from AVX2 registers (`Unstaged::direct`), or through the
     // first page of the scratch (`Unstaged::buffered`).
     #[cfg(target_arch = "x86_64")]
@@ -261,12 +268,7 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
                 lo: src_row,
                 hi: w.sa_hi * N,
             },
-            to: Rows {
-                mask: w.b_lo - 1,
-                shift: sb,
-                lo: out_row,
-                hi: w.db_hi * N,
-            },
+            to: dst_rows,
             ahead: at.ahead * N,
         };
         for r in 0..at.reps {
@@ -353,12 +355,7 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
                     buf: &mut [],
                     sides: (a, b),
                     from: Rows::even(src_len),
-                    to: Rows {
-                        mask: w.b_lo - 1,
-                        shift: sb,
-                        lo: out_row,
-                        hi: w.db_hi * N,
-                    },
+                    to: dst_rows,
                     ahead: 0,
                 };
                 // SAFETY: the CPU has AVX2; `out` starts on a line, and block `r`'s destination
