@@ -144,6 +144,7 @@ def main():
     case("f32 rows -> {0,1:T(8,128)}", np.float32, (4096, 4096), v, a)
     case("f32 {0,1:T(8,128)} -> rows", np.float32, (4096, 4096), v, a, back=True)
     case("f64 rows -> {0,1:T(8,128)}", np.float64, (2048, 4096), (16, 128, 512, 8), a)
+    case("u8 {0,1:T(8,128)} -> rows", np.uint8, (8192, 8192), (64, 128, 1024, 8), a, back=True)
     case("c128 rows -> T(8,128)", np.complex128, (1024, 4096), *tiles_2d(1024, 4096, 8, 128))
     case("f32 2-D transpose {1,0} -> {0,1}", np.float32, (4096, 4096), (4096, 4096), (1, 0))
     case("f32 4-D reversal {3,2,1,0} -> {0,1,2,3}", np.float32, (64,) * 4, (64,) * 4, (3, 2, 1, 0))

@@ -201,12 +201,16 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
     // `to(gy·M + i) = to(gy·M) + i·db·N`. The sides are whole multiples of `a_lo` and `b_lo`
     // (times the widening loops' steps), so the largest offsets are those of the last rows,
     // `from(a - 1)` and `to(b - 1)`: both their parts are at their largest.
+    // A source side of fewer than `M` rows a step (`split`: the 8 rows of a tile of bytes)
+    // has groups that span steps of its widening loop, whose rows are found one by one.
+    let split = w.a_lo < M;
     assert!(
-        w.a_lo.is_multiple_of(M)
+        (w.a_lo.is_multiple_of(M) || M.is_multiple_of(w.a_lo))
             && w.b_lo.is_multiple_of(M)
             && a.is_multiple_of(w.a_lo)
-            && b.is_multiple_of(w.b_lo),
-        "a group's rows in one loop"
+            && b.is_multiple_of(w.b_lo)
+            && a.is_multiple_of(M),
+        "a group's rows in one loop, or a whole number of steps of the widening loop"
     );
     // The bytes a block reads from its corner and writes from its corner: every row's
     // offset plus its length. Checked once per block, so that the vectors inside need no
@@ -234,7 +238,7 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
         && [out_row, w.db_hi * N, ds]
             .iter()
             .all(|k| k.is_multiple_of(LINE));
-    let straight = on_lines && M <= 4;
+    let straight = on_lines && M <= 4 && !split;
     // Destination row `y` of a block, in bytes from its corner, for `Unstaged`.
     let dst_rows = Rows {
         mask: w.b_lo - 1,
@@ -437,7 +441,13 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
                 // to(b - 1)`, and `gx·16 + 16 <= (a / M)·M·N <= a·N = row`: its 16 bytes end
                 // within `last·ds + dst_span = out.len()`.
                 unsafe {
-                    group::<N, M, false>(s, (r * ss + f, src_row), out, (r * ds + o, out_row));
+                    if split {
+                        let rows =
+                            core::array::from_fn(|i| r * ss + from(gx * M + i) + gy * lanes::BYTES);
+                        group_at::<N, M, false>(s, rows, out, (r * ds + o, out_row));
+                    } else {
+                        group::<N, M, false>(s, (r * ss + f, src_row), out, (r * ds + o, out_row));
+                    }
                 }
             }
         }
@@ -471,6 +481,19 @@ impl Rows {
     #[inline(always)]
     fn at(self, x: usize) -> usize {
         (x & self.mask) * self.lo + (x >> self.shift) * self.hi
+    }
+
+    /// The offsets of rows `x .. x + M`, plus `at`: one stride apart when the group lies in
+    /// one step of the widening loop (`mask + 1` a multiple of `M`, `x` of `M`), else each
+    /// its own.
+    #[inline(always)]
+    fn group<const M: usize>(self, at: usize, x: usize) -> [usize; M] {
+        if self.mask >= M - 1 {
+            let f = at + self.at(x);
+            core::array::from_fn(|i| f + i * self.lo)
+        } else {
+            core::array::from_fn(|i| at + self.at(x + i))
+        }
     }
 }
 
@@ -539,9 +562,9 @@ impl Unstaged<'_> {
                 // starts at `(gy·M + i)·row`, and `gx·16 + 16 <= (a / M)·16 = row`: its 16
                 // bytes end within `b·row = buf.len()`.
                 unsafe {
-                    group::<N, M, false>(
+                    group_at::<N, M, false>(
                         self.s,
-                        (at + from.at(gx * M) + gy * lanes::BYTES, from.lo),
+                        from.group::<M>(at + gy * lanes::BYTES, gx * M),
                         self.buf,
                         (gy * M * row + gx * lanes::BYTES, row),
                     );
@@ -581,7 +604,8 @@ impl Unstaged<'_> {
                 // The line's halves: groups `4·line` and `4·line + 1`, then `4·line + 2` and
                 // `4·line + 3` (`M` slots of 16 bytes a group, `LINE / 16 = 4` a line).
                 let gx = 4 * line;
-                let half = |gx: usize| (at + from.at(gx * M), at + from.at(gx * M + M), from.lo);
+                let half =
+                    |gx: usize| (from.group::<M>(at, gx * M), from.group::<M>(at, gx * M + M));
                 // SAFETY: groups `gx .. gx + 4 <= a / M` (`line < a·N / 64`), their rows within
                 // the block's span as in `buffered`; the CPU has AVX2.
                 let (lo, hi) = unsafe {
@@ -607,27 +631,23 @@ impl Unstaged<'_> {
 }
 
 /// Two groups of the vector transpose side by side in AVX2 registers: the `M` source rows
-/// from byte `lo` of `s` and the `M` from byte `hi`, `f_row` bytes apart, transposed into
-/// `M` destination rows of 32 bytes each (the first group's 16 then the second's).
+/// at bytes `lo[i]` of `s` and the `M` at bytes `hi[i]`, transposed into `M` destination
+/// rows of 32 bytes each (the first group's 16 then the second's).
 ///
 /// # Safety
-/// `lo + (M - 1)·f_row + 16 <= s.len()` and `hi + (M - 1)·f_row + 16 <= s.len()`; the CPU
-/// has AVX2.
+/// Every `lo[i] + 16` and `hi[i] + 16 <= s.len()`; the CPU has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
 unsafe fn group_pair<const N: usize, const M: usize>(
     s: &[u8],
-    (lo, hi, f_row): (usize, usize, usize),
+    (lo, hi): ([usize; M], [usize; M]),
 ) -> [super::avx2::Y; M] {
     use super::avx2;
     // SAFETY: rows `i < M` of both groups end within `s` (the caller's contract).
     let mut v: [avx2::Y; M] = core::array::from_fn(|i| unsafe {
-        avx2::load_halves(
-            s.as_ptr().add(lo + i * f_row),
-            s.as_ptr().add(hi + i * f_row),
-        )
+        avx2::load_halves(s.as_ptr().add(lo[i]), s.as_ptr().add(hi[i]))
     });
     avx2::shuffle::<N, M>(&mut v, lanes::log2(M));
     v
@@ -667,10 +687,28 @@ unsafe fn group<const N: usize, const M: usize, const STREAM: bool>(
     out: &mut [u8],
     (o, o_row): (usize, usize),
 ) {
-    // SAFETY: row `i < M` starts at `f + i·f_row`, and its 16 bytes end within `s` (the
-    // caller's contract).
-    let mut v: [lanes::V; M] =
-        core::array::from_fn(|i| unsafe { lanes::at_unchecked(s, f + i * f_row) });
+    // SAFETY: the rows `f + i·f_row` end within `s` (the caller's contract), the rest as
+    // `group_at`'s.
+    unsafe { group_at::<N, M, STREAM>(s, core::array::from_fn(|i| f + i * f_row), out, (o, o_row)) }
+}
+
+/// [`group`] with source row `i` at byte `rows[i]` of `s` (a group of a block side that is
+/// shorter than `M` rows a step of its widening loop: a tile of 8 rows of bytes).
+///
+/// # Safety
+/// Every `rows[i] + 16 <= s.len()` and `o + (M - 1)·o_row + 16 <= out.len()`; if `STREAM`,
+/// every `out` byte `o + i·o_row` is 16-byte aligned.
+#[inline(always)]
+#[allow(unsafe_code)]
+unsafe fn group_at<const N: usize, const M: usize, const STREAM: bool>(
+    s: &[u8],
+    rows: [usize; M],
+    out: &mut [u8],
+    (o, o_row): (usize, usize),
+) {
+    // SAFETY: row `i < M` starts at `rows[i]`, and its 16 bytes end within `s` (the caller's
+    // contract).
+    let mut v: [lanes::V; M] = core::array::from_fn(|i| unsafe { lanes::at_unchecked(s, rows[i]) });
     lanes::shuffle::<N, M>(&mut v, lanes::log2(M));
     for (i, v) in v.iter().enumerate() {
         // SAFETY: row `i < M` starts at `o + i·o_row`, and its 16 bytes end within `out`,

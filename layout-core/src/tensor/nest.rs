@@ -158,11 +158,25 @@ fn block_side(l: &Loop, max: usize) -> usize {
 
 /// The block sides of a transpose of whole vectors for the destination-contiguous loop `a`
 /// and the source-contiguous loop `b` of slots of `width` bytes: each side a cache line, or
-/// less where its loop is shorter, but at least a vector.
-fn vector_block(a: Loop, b: Loop, width: usize) -> Option<[usize; 2]> {
+/// less where its loop is shorter, but at least a vector. The side `a` may be shorter than a
+/// vector (the 8 rows of a tile of bytes) where [`widen`] will continue it to a vector or
+/// more from `loops` (the next tiles): a vector group's rows then span its steps.
+fn vector_block(a: Loop, b: Loop, width: usize, loops: &[Loop]) -> Option<[usize; 2]> {
     let (line, vector) = (LINE / width, (lanes::BYTES / width).max(1));
     let sides = [block_side(&a, line.max(1)), block_side(&b, line.max(1))];
-    (width <= lanes::BYTES && sides.iter().all(|&k| k >= vector)).then_some(sides)
+    let widened = |k: usize| {
+        k == a.size
+            && !a.clip
+            && !b.clip
+            && !loops.iter().any(|l| l.clip)
+            && loops.iter().any(|l| {
+                l.dst == a.size * a.dst && block_side(l, WIDE_ROWS * line / k) * k >= vector
+            })
+    };
+    (width <= lanes::BYTES
+        && sides[1] >= vector
+        && (sides[0] >= vector || (sides[0] >= 2 && widened(sides[0]))))
+    .then_some(sides)
 }
 
 /// Lines a destination row of a vector block shorter than a line is widened to.
@@ -276,7 +290,7 @@ impl Nest {
                     let (out, a) = split(a, block_side(&a, MAX_RUN));
                     loops.extend(out);
                     ([a, b], Form::Unzip)
-                } else if let Some(sides) = vector_block(a, b, width) {
+                } else if let Some(sides) = vector_block(a, b, width, &loops) {
                     // Blocks of whole lines (or as much of a line as the loops give) on both
                     // sides, transposed a vector at a time.
                     let mut out = [a, b];
@@ -564,9 +578,14 @@ mod tests {
     use crate::text::parse_array;
 
     fn nest(dst: &str, src: &str) -> Nest {
+        nest_of(dst, src, 4)
+    }
+
+    /// The nest of a copy from `src` to `dst` in slots of `width` bytes.
+    fn nest_of(dst: &str, src: &str, width: usize) -> Nest {
         let plan = |t: &str| Plan::new(&parse_array(t).unwrap()).unwrap();
         let (d, s) = (plan(dst), plan(src));
-        Nest::new(loops(&d, &s).unwrap(), d.dims().to_vec(), 4)
+        Nest::new(loops(&d, &s).unwrap(), d.dims().to_vec(), width)
     }
 
     #[test]
@@ -594,6 +613,24 @@ mod tests {
         // Two rows interleaved into runs of 128 pairs.
         assert_eq!((a.size, a.dst, a.src), (2, 1, 256));
         assert_eq!((b.size, b.dst, b.src), (128, 2, 1));
+    }
+
+    #[test]
+    fn tiles_of_eight_byte_rows_are_widened_vector_blocks() {
+        let n = nest_of("u8[8192,8192]{1,0}", "u8[8192,8192]{0,1:T(8,128)}", 1);
+        let Kernel::Block { a, b, form } = n.kernel else {
+            panic!("{:?}", n.kernel)
+        };
+        // A tile's 8 rows (128 bytes apart), half of a 16-row vector group, continued by the
+        // next tiles along the destination rows (a row of 64 tiles, 64 KiB, further on) to
+        // four destination lines, 256 bytes; a source line, 64 bytes, the other side.
+        let Form::Lanes { wide: [wa, wb] } = form else {
+            panic!("{form:?}")
+        };
+        assert_eq!((a.size, a.dst, a.src), (8, 1, 128));
+        assert_eq!((wa.size, wa.dst, wa.src), (32, 8, 8 * 8192));
+        assert_eq!((b.size, b.dst, b.src), (64, 8192, 1));
+        assert_eq!(wb, ONCE);
     }
 
     #[test]

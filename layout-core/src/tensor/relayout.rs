@@ -667,6 +667,8 @@ mod tests {
             ("bf16[32,512]{1,0}", "bf16[32,512]{0,1:T(8,128)}"),
             ("bf16[24,260]{1,0}", "bf16[24,260]{0,1:T(8,128)}"),
             ("bf16[16,384]{1,0:T(8,128)}", "bf16[16,384]{0,1:T(8,128)}"),
+            ("u8[256,64]{1,0}", "u8[256,64]{0,1:T(8,128)}"),
+            ("s8[384,136]{1,0}", "s8[384,136]{0,1:T(8,128)}"),
             ("u8[64,256]{1,0}", "u8[64,256]{0,1:T(8,128)}"),
             ("bf16[32,256]{1,0}", "bf16[32,256]{0,1:T(8,128)(2,1)}"),
             ("s8[64,256]{1,0}", "s8[64,256]{1,0:T(32,128)(4,1)}"),
@@ -743,13 +745,14 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 
         /// Streamed transposes (2-D, to and between transposed tiles, 4-D reversals) of random
-        /// extents at every width (rows apart by a part of a page or by whole pages), in AVX2
+        /// extents at every width (rows apart by a part of a page or by whole pages; whole
+        /// transposed tiles, whose 8 rows of bytes make half a vector group), in AVX2
         /// registers or in 16-byte ones: each element where the plans' offsets put it, padding
         /// left as it was.
         #[test]
         fn streamed_transposes_put_every_element_in_place(
             ty in proptest::sample::select(alloc::vec!["u8", "bf16", "f32", "f64"]),
-            form in 0usize..5,
+            form in 0usize..6,
             (long, short, tall) in (1usize..1100, 1usize..40, proptest::prelude::any::<bool>()),
             dims in (1usize..20, 1usize..10, 1usize..10, 1usize..40),
             pow in (2u32..6, 3u32..5, 3u32..5, 2u32..6),
@@ -757,17 +760,22 @@ mod tests {
         ) {
             let (a, b) = match form {
                 0 => ("{1,0}", "{0,1}"),
-                1 => ("{1,0}", "{0,1:T(8,128)}"),
+                1 | 5 => ("{1,0}", "{0,1:T(8,128)}"),
                 2 => ("{1,0:T(8,128)}", "{0,1:T(8,128)}"),
                 _ => ("{3,2,1,0}", "{0,1,2,3}"),
             };
-            let (rows, cols) = if tall { (long, short) } else { (short, long) };
+            // Form 5: whole tiles (no padding), whose next tiles widen a tile's 8 rows.
+            let (rows, cols) = match (form, tall) {
+                (5, _) => (128 * (1 + short % 3), 8 * (1 + long % 48)),
+                (_, true) => (long, short),
+                _ => (short, long),
+            };
             // Form 4: power-of-two extents, whose rows are whole pages apart.
             let dims = match form {
                 4 => (1 << pow.0, 1 << pow.1, 1 << pow.2, 1 << pow.3),
                 _ => dims,
             };
-            let shape = if form >= 3 {
+            let shape = if form == 3 || form == 4 {
                 alloc::format!("{ty}[{},{},{},{}]", dims.0, dims.1, dims.2, dims.3)
             } else {
                 alloc::format!("{ty}[{rows},{cols}]")
