@@ -181,28 +181,30 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
     // Each row's offset from the block's corner, in bytes (block sides are powers of two:
     // shifts, not divisions, which measured 2× the whole copy of a 4 KiB tensor).
     let w = at.wide;
-    let (sa, sb) = (w.a_lo.trailing_zeros(), w.b_lo.trailing_zeros());
-    let from = |x: usize| {
-        if WIDE {
-            ((x & (w.a_lo - 1)) * at.sa + (x >> sa) * w.sa_hi) * N
-        } else {
-            x * at.sa * N
-        }
-    };
-    let to = |y: usize| {
-        if WIDE {
-            ((y & (w.b_lo - 1)) * at.db + (y >> sb) * w.db_hi) * N
-        } else {
-            y * at.db * N
-        }
-    };
+    let (src_row, out_row) = (at.sa * N, at.db * N);
+    let (src_rows, dst_rows) = (
+        Rows {
+            mask: w.a_lo - 1,
+            shift: w.a_lo.trailing_zeros(),
+            lo: src_row,
+            hi: w.sa_hi * N,
+        },
+        Rows {
+            mask: w.b_lo - 1,
+            shift: w.b_lo.trailing_zeros(),
+            lo: out_row,
+            hi: w.db_hi * N,
+        },
+    );
+    let from = |x: usize| if WIDE { src_rows.at(x) } else { x * src_row };
+    let to = |y: usize| if WIDE { dst_rows.at(y) } else { y * out_row };
     // Rows `M` apart are a step of `a_lo` (or `b_lo`) apart, which `M` divides: the `M` rows
     // of a group are one stride apart, `from(gx·M + i) = from(gx·M) + i·sa·N` and
-    // `to(gy·M + i) = to(gy·M) + i·db·N`. The sides are whole multiples of `a_lo` and `b_lo`
-    // (times the widening loops' steps), so the largest offsets are those of the last rows,
-    // `from(a - 1)` and `to(b - 1)`: both their parts are at their largest.
-    // A source side of fewer than `M` rows a step (`split`: the 8 rows of a tile of bytes)
-    // has groups that span steps of its widening loop, whose rows are found one by one.
+    // `to(gy·M + i) = to(gy·M) + i·db·N`. Except on a source side of fewer than `M` rows a
+    // step (`split`: the 8 rows of a tile of bytes), whose groups span steps of its widening
+    // loop: their rows are found one by one (`Rows::group`). The sides are whole multiples of
+    // `a_lo` and `b_lo` (times the widening loops' steps), so the largest offsets are those of
+    // the last rows, `from(a - 1)` and `to(b - 1)`: both their parts are at their largest.
     let split = w.a_lo < M;
     assert!(
         (w.a_lo.is_multiple_of(M) || M.is_multiple_of(w.a_lo))
@@ -217,7 +219,6 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
     // check.
     let src_span = from(a - 1) + b * N;
     let dst_span = to(b - 1) + row;
-    let (src_row, out_row) = (at.sa * N, at.db * N);
     if at.reps == 0 {
         return;
     }
@@ -239,13 +240,6 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
             .iter()
             .all(|k| k.is_multiple_of(LINE));
     let straight = on_lines && M <= 4 && !split;
-    // Destination row `y` of a block, in bytes from its corner, for `Unstaged`.
-    let dst_rows = Rows {
-        mask: w.b_lo - 1,
-        shift: sb,
-        lo: out_row,
-        hi: w.db_hi * N,
-    };
     // Destination lines straight from AVX2 registers (`Unstaged::direct`), or through the
     // first page of the scratch (`Unstaged::buffered`).
     #[cfg(target_arch = "x86_64")]
@@ -266,12 +260,7 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
             s,
             buf: &mut scratch[..len],
             sides: (a, b),
-            from: Rows {
-                mask: w.a_lo - 1,
-                shift: sa,
-                lo: src_row,
-                hi: w.sa_hi * N,
-            },
+            from: src_rows,
             to: dst_rows,
             ahead: at.ahead * N,
         };
@@ -433,17 +422,16 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
                 to(gy * M) + gx * lanes::BYTES,
             );
             for r in 0..at.reps {
-                // SAFETY: block `r`'s row `gx·M + i < a` starts at `r·ss + from(gx·M) +
-                // i·sa·N = r·ss + from(gx·M + i)` (asserted above), at most `r·ss +
-                // from(a - 1)`, and `gy·16 + 16 <= (b / M)·M·N <= b·N` (`M·N = 16`): its 16
-                // bytes end within `last·ss + src_span = s.len()`. Its destination row `gy·M +
-                // i < b` starts at `r·ds + to(gy·M) + i·db·N = r·ds + to(gy·M + i) <= r·ds +
-                // to(b - 1)`, and `gx·16 + 16 <= (a / M)·M·N <= a·N = row`: its 16 bytes end
-                // within `last·ds + dst_span = out.len()`.
+                // SAFETY: block `r`'s row `gx·M + i < a` starts at `r·ss + from(gx·M + i)`
+                // (`= r·ss + from(gx·M) + i·sa·N` unless `split`, asserted above), at most
+                // `r·ss + from(a - 1)`, and `gy·16 + 16 <= (b / M)·M·N <= b·N` (`M·N = 16`):
+                // its 16 bytes end within `last·ss + src_span = s.len()`. Its destination row
+                // `gy·M + i < b` starts at `r·ds + to(gy·M) + i·db·N = r·ds + to(gy·M + i) <=
+                // r·ds + to(b - 1)`, and `gx·16 + 16 <= (a / M)·M·N <= a·N = row`: its 16 bytes
+                // end within `last·ds + dst_span = out.len()`.
                 unsafe {
                     if split {
-                        let rows =
-                            core::array::from_fn(|i| r * ss + from(gx * M + i) + gy * lanes::BYTES);
+                        let rows = src_rows.group::<M>(r * ss + gy * lanes::BYTES, gx * M);
                         group_at::<N, M, false>(s, rows, out, (r * ds + o, out_row));
                     } else {
                         group::<N, M, false>(s, (r * ss + f, src_row), out, (r * ds + o, out_row));
@@ -555,10 +543,9 @@ impl Unstaged<'_> {
         self.prefetch(at);
         for gx in 0..a / M {
             for gy in 0..b / M {
-                // SAFETY: in `s`, row `gx·M + i < a` of the block starts at `at + from(gx·M) +
-                // i·from.lo = at + from(gx·M + i)` (the `M` rows of a group lie in one loop of
-                // `from`, asserted by the caller), and `gy·16 + 16 <= (b / M)·M·N = b·N`: its
-                // 16 bytes end within the block's span in `s`. In `buf`, row `gy·M + i < b`
+                // SAFETY: in `s`, row `gx·M + i < a` of the block starts at `at + from(gx·M +
+                // i)` (`Rows::group`), at most `at + from(a - 1)`, and `gy·16 + 16 <= (b /
+                // M)·M·N = b·N`: its 16 bytes end within the block's span in `s`. In `buf`, row `gy·M + i < b`
                 // starts at `(gy·M + i)·row`, and `gx·16 + 16 <= (a / M)·16 = row`: its 16
                 // bytes end within `b·row = buf.len()`.
                 unsafe {

@@ -169,14 +169,25 @@ fn vector_block(a: Loop, b: Loop, width: usize, loops: &[Loop]) -> Option<[usize
             && !a.clip
             && !b.clip
             && !loops.iter().any(|l| l.clip)
-            && loops.iter().any(|l| {
-                l.dst == a.size * a.dst && block_side(l, WIDE_ROWS * line / k) * k >= vector
-            })
+            && continuation(loops, &a, true)
+                .is_some_and(|i| block_side(&loops[i], WIDE_ROWS * line / k) * k >= vector)
     };
     (width <= lanes::BYTES
         && sides[1] >= vector
         && (sides[0] >= vector || (sides[0] >= 2 && widened(sides[0]))))
     .then_some(sides)
+}
+
+/// The loop of `loops` that continues `side` on its contiguous side: the destination's if
+/// `dst`, else the source's.
+fn continuation(loops: &[Loop], side: &Loop, dst: bool) -> Option<usize> {
+    loops.iter().position(|l| {
+        if dst {
+            l.dst == side.size * side.dst
+        } else {
+            l.src == side.size * side.src
+        }
+    })
 }
 
 /// Lines a destination row of a vector block shorter than a line is widened to.
@@ -202,20 +213,13 @@ fn widen(loops: &mut Vec<Loop>, sides: [Loop; 2], line: usize) -> [Loop; 2] {
     let width = LINE / line;
     let scattered = sides[1].dst * width >= PAGE && sides[1].size * WIDE_ROWS * LINE <= PAGE;
     for (k, (side, w)) in sides.iter().zip(&mut wide).enumerate() {
-        let continues = |l: &Loop| {
-            if k == 0 {
-                l.dst == side.size * side.dst
-            } else {
-                l.src == side.size * side.src
-            }
-        };
         let line = if k == 0 && (side.size < line || scattered) {
             WIDE_ROWS * line
         } else {
             line
         };
         if side.size < line
-            && let Some(i) = loops.iter().position(continues)
+            && let Some(i) = continuation(loops, side, k == 0)
         {
             let c = loops.remove(i);
             let (o, inner) = split(c, block_side(&c, line / side.size));
