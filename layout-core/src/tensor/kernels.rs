@@ -200,18 +200,21 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
     let to = |y: usize| if WIDE { dst_rows.at(y) } else { y * out_row };
     // Rows `M` apart are a step of `a_lo` (or `b_lo`) apart, which `M` divides: the `M` rows
     // of a group are one stride apart, `from(gx·M + i) = from(gx·M) + i·sa·N` and
-    // `to(gy·M + i) = to(gy·M) + i·db·N`. Except on a source side of fewer than `M` rows a
-    // step (`split`: the 8 rows of a tile of bytes), whose groups span steps of its widening
-    // loop: their rows are found one by one (`Rows::group`). The sides are whole multiples of
-    // `a_lo` and `b_lo` (times the widening loops' steps), so the largest offsets are those of
-    // the last rows, `from(a - 1)` and `to(b - 1)`: both their parts are at their largest.
-    let split = w.a_lo < M;
+    // `to(gy·M + i) = to(gy·M) + i·db·N`. Except on a side of fewer than `M` rows a step
+    // (`split`, of the source rows, and `scatter`, of the destination rows: the 8 rows of a
+    // tile of bytes), whose groups span steps of its widening loop: their rows are found one
+    // by one (`Rows::group`). The sides are whole multiples of `a_lo` and `b_lo` (times the
+    // widening loops' steps), so the largest offsets are those of the last rows, `from(a - 1)`
+    // and `to(b - 1)`: both their parts are at their largest.
+    let (split, scatter) = (w.a_lo < M, w.b_lo < M);
+    let whole = |lo: usize| lo.is_multiple_of(M) || M.is_multiple_of(lo);
     assert!(
-        (w.a_lo.is_multiple_of(M) || M.is_multiple_of(w.a_lo))
-            && w.b_lo.is_multiple_of(M)
+        whole(w.a_lo)
+            && whole(w.b_lo)
             && a.is_multiple_of(w.a_lo)
             && b.is_multiple_of(w.b_lo)
-            && a.is_multiple_of(M),
+            && a.is_multiple_of(M)
+            && b.is_multiple_of(M),
         "a group's rows in one loop, or a whole number of steps of the widening loop"
     );
     // The bytes a block reads from its corner and writes from its corner: every row's
@@ -239,7 +242,7 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
         && [out_row, w.db_hi * N, ds]
             .iter()
             .all(|k| k.is_multiple_of(LINE));
-    let straight = on_lines && M <= 4 && !split;
+    let straight = on_lines && M <= 4 && !split && !scatter;
     // Destination lines straight from AVX2 registers (`Unstaged::direct`), or through the
     // first page of the scratch (`Unstaged::buffered`).
     #[cfg(target_arch = "x86_64")]
@@ -426,13 +429,14 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
                 // (`= r·ss + from(gx·M) + i·sa·N` unless `split`, asserted above), at most
                 // `r·ss + from(a - 1)`, and `gy·16 + 16 <= (b / M)·M·N <= b·N` (`M·N = 16`):
                 // its 16 bytes end within `last·ss + src_span = s.len()`. Its destination row
-                // `gy·M + i < b` starts at `r·ds + to(gy·M) + i·db·N = r·ds + to(gy·M + i) <=
-                // r·ds + to(b - 1)`, and `gx·16 + 16 <= (a / M)·M·N <= a·N = row`: its 16 bytes
-                // end within `last·ds + dst_span = out.len()`.
+                // `gy·M + i < b` starts at `r·ds + to(gy·M + i)` (`= r·ds + to(gy·M) + i·db·N`
+                // unless `scatter`) `<= r·ds + to(b - 1)`, and `gx·16 + 16 <= (a / M)·M·N <=
+                // a·N = row`: its 16 bytes end within `last·ds + dst_span = out.len()`.
                 unsafe {
-                    if split {
+                    if split || scatter {
                         let rows = src_rows.group::<M>(r * ss + gy * lanes::BYTES, gx * M);
-                        group_at::<N, M, false>(s, rows, out, (r * ds + o, out_row));
+                        let outs = dst_rows.group::<M>(r * ds + gx * lanes::BYTES, gy * M);
+                        group_at::<N, M, false>(s, rows, out, outs);
                     } else {
                         group::<N, M, false>(s, (r * ss + f, src_row), out, (r * ds + o, out_row));
                     }
@@ -553,7 +557,7 @@ impl Unstaged<'_> {
                         self.s,
                         from.group::<M>(at + gy * lanes::BYTES, gx * M),
                         self.buf,
-                        (gy * M * row + gx * lanes::BYTES, row),
+                        core::array::from_fn(|i| (gy * M + i) * row + gx * lanes::BYTES),
                     );
                 }
             }
@@ -674,37 +678,45 @@ unsafe fn group<const N: usize, const M: usize, const STREAM: bool>(
     out: &mut [u8],
     (o, o_row): (usize, usize),
 ) {
-    // SAFETY: the rows `f + i·f_row` end within `s` (the caller's contract), the rest as
-    // `group_at`'s.
-    unsafe { group_at::<N, M, STREAM>(s, core::array::from_fn(|i| f + i * f_row), out, (o, o_row)) }
+    // SAFETY: the rows `f + i·f_row` end within `s` and `o + i·o_row` within `out` (the
+    // caller's contract), 16-byte aligned if `STREAM`.
+    unsafe {
+        group_at::<N, M, STREAM>(
+            s,
+            core::array::from_fn(|i| f + i * f_row),
+            out,
+            core::array::from_fn(|i| o + i * o_row),
+        )
+    }
 }
 
-/// [`group`] with source row `i` at byte `rows[i]` of `s` (a group of a block side that is
-/// shorter than `M` rows a step of its widening loop: a tile of 8 rows of bytes).
+/// [`group`] with source row `i` at byte `rows[i]` of `s` and destination row `i` at byte
+/// `outs[i]` of `out` (a group of a block side that is shorter than `M` rows a step of its
+/// widening loop: a tile of 8 rows of bytes).
 ///
 /// # Safety
-/// Every `rows[i] + 16 <= s.len()` and `o + (M - 1)·o_row + 16 <= out.len()`; if `STREAM`,
-/// every `out` byte `o + i·o_row` is 16-byte aligned.
+/// Every `rows[i] + 16 <= s.len()` and `outs[i] + 16 <= out.len()`; if `STREAM`, every
+/// `outs[i]` is 16-byte aligned.
 #[inline(always)]
 #[allow(unsafe_code)]
 unsafe fn group_at<const N: usize, const M: usize, const STREAM: bool>(
     s: &[u8],
     rows: [usize; M],
     out: &mut [u8],
-    (o, o_row): (usize, usize),
+    outs: [usize; M],
 ) {
     // SAFETY: row `i < M` starts at `rows[i]`, and its 16 bytes end within `s` (the caller's
     // contract).
     let mut v: [lanes::V; M] = core::array::from_fn(|i| unsafe { lanes::at_unchecked(s, rows[i]) });
     lanes::shuffle::<N, M>(&mut v, lanes::log2(M));
-    for (i, v) in v.iter().enumerate() {
-        // SAFETY: row `i < M` starts at `o + i·o_row`, and its 16 bytes end within `out`,
-        // 16-byte aligned if `STREAM` (the caller's contract).
+    for (v, o) in v.iter().zip(outs) {
+        // SAFETY: destination row `i < M` starts at `outs[i]`, and its 16 bytes end within
+        // `out`, 16-byte aligned if `STREAM` (the caller's contract).
         unsafe {
             if STREAM {
-                lanes::stream_unchecked(*v, out, o + i * o_row);
+                lanes::stream_unchecked(*v, out, o);
             } else {
-                lanes::put_unchecked(*v, out, o + i * o_row);
+                lanes::put_unchecked(*v, out, o);
             }
         }
     }

@@ -158,24 +158,25 @@ fn block_side(l: &Loop, max: usize) -> usize {
 
 /// The block sides of a transpose of whole vectors for the destination-contiguous loop `a`
 /// and the source-contiguous loop `b` of slots of `width` bytes: each side a cache line, or
-/// less where its loop is shorter, but at least a vector. The side `a` may be shorter than a
+/// less where its loop is shorter, but at least a vector. A side may be shorter than a
 /// vector (the 8 rows of a tile of bytes) where [`widen`] will continue it to a vector or
 /// more from `loops` (the next tiles): a vector group's rows then span its steps.
 fn vector_block(a: Loop, b: Loop, width: usize, loops: &[Loop]) -> Option<[usize; 2]> {
     let (line, vector) = (LINE / width, (lanes::BYTES / width).max(1));
     let sides = [block_side(&a, line.max(1)), block_side(&b, line.max(1))];
-    let widened = |k: usize| {
-        k == a.size
-            && !a.clip
-            && !b.clip
-            && !loops.iter().any(|l| l.clip)
-            && continuation(loops, &a, true)
-                .is_some_and(|i| block_side(&loops[i], WIDE_ROWS * line / k) * k >= vector)
+    let clean = !a.clip && !b.clip && !loops.iter().any(|l| l.clip);
+    // Side `k` (`a` if `dst`) is a vector or more, or `widen` continues its whole loop to one.
+    let enough = |k: usize, side: &Loop, dst: bool| {
+        let most = if dst { WIDE_ROWS * line } else { line };
+        k >= vector
+            || (k >= 2
+                && k == side.size
+                && clean
+                && continuation(loops, side, dst)
+                    .is_some_and(|i| block_side(&loops[i], most / k) * k >= vector))
     };
-    (width <= lanes::BYTES
-        && sides[1] >= vector
-        && (sides[0] >= vector || (sides[0] >= 2 && widened(sides[0]))))
-    .then_some(sides)
+    (width <= lanes::BYTES && enough(sides[0], &a, true) && enough(sides[1], &b, false))
+        .then_some(sides)
 }
 
 /// The loop of `loops` that continues `side` on its contiguous side: the destination's if
@@ -635,6 +636,25 @@ mod tests {
         assert_eq!((wa.size, wa.dst, wa.src), (32, 8, 8 * 8192));
         assert_eq!((b.size, b.dst, b.src), (64, 8192, 1));
         assert_eq!(wb, ONCE);
+    }
+
+    #[test]
+    fn rows_into_transposed_tiles_of_bytes_widen_the_source_side() {
+        let n = nest_of("u8[8192,4096]{0,1:T(8,128)}", "u8[8192,4096]{1,0}", 1);
+        let Kernel::Block { a, b, form } = n.kernel else {
+            panic!("{:?}", n.kernel)
+        };
+        // The mirror of the case above: 64 source rows (4096 bytes apart) give a destination
+        // line, a tile row's half; the tile's 8 rows (128 bytes apart) read 8 bytes of each
+        // source row, continued by the next 7 tiles along the source rows (64 tiles of 128
+        // wide, 64 KiB, further on in the destination) to a source line.
+        let Form::Lanes { wide: [wa, wb] } = form else {
+            panic!("{form:?}")
+        };
+        assert_eq!((a.size, a.dst, a.src), (64, 1, 4096));
+        assert_eq!(wa, ONCE);
+        assert_eq!((b.size, b.dst, b.src), (8, 128, 1));
+        assert_eq!((wb.size, wb.dst, wb.src), (8, 64 * 1024, 8));
     }
 
     #[test]

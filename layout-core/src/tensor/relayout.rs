@@ -790,11 +790,15 @@ mod tests {
         }
     }
 
-    /// Transposes of 1 MiB and more in cache (not streamed) stage their blocks' source rows:
-    /// each element where the plans' offsets put it.
+    /// Transposes in cache (not streamed): of 1 MiB and more, which stage their blocks'
+    /// source rows, and smaller ones, transposed in place (rows into transposed tiles of
+    /// bytes, whose 8-row sides scatter a vector group's rows over two tiles): each element
+    /// where the plans' offsets put it.
     #[test]
     fn staged_copies_put_every_element_in_place() {
         let pairs = [
+            ("u8[64,256]{1,0}", "u8[64,256]{0,1:T(8,128)}"),
+            ("u8[1024,1024]{1,0}", "u8[1024,1024]{0,1:T(8,128)}"),
             ("f32[512,520]{1,0}", "f32[512,520]{0,1}"),
             ("f32[1024,256]{1,0}", "f32[1024,256]{0,1}"),
             ("f32[512,1024]{0,1:T(8,128)}", "f32[512,1024]{1,0}"),
