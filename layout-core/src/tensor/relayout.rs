@@ -24,7 +24,7 @@ use core::fmt;
 use core::ops::Range;
 
 use super::bits::{self, BitFields};
-use super::digits::{loops, packed_as_bytes};
+use super::digits::{loops, packed_as_bytes, widened};
 use super::nest::{Nest, Slice};
 use super::{LengthError, kernels, stream};
 use crate::index::Plan;
@@ -305,6 +305,16 @@ impl CopyPlan {
                     How::Words {
                         nest: Nest::new(bytes, dst.dims().to_vec(), 1),
                         width: 1,
+                    }
+                }
+                Some(loops)
+                    if s.bits == d.bits
+                        && matches!(s.bits, 8 | 16 | 32 | 64)
+                        && let Some((loops, width)) = widened(&loops, dst.dims(), s.bits / 8) =>
+                {
+                    How::Words {
+                        nest: Nest::new(loops, dst.dims().to_vec(), width),
+                        width,
                     }
                 }
                 Some(loops) => {
@@ -682,6 +692,17 @@ mod tests {
             ("u8[8,64,4,64]{3,2,1,0}", "u8[8,64,4,64]{0,1,2,3}"),
             ("bf16[16,256]{1,0}", "bf16[16,256]{1,0:T(8,128)(2,1)}"),
             ("u8[64,256]{1,0}", "u8[64,256]{1,0:T(64,128)(8,1)}"),
+            ("bf16[32,256]{1,0:T(8,128)(2,1)}", "bf16[32,256]{0,1}"),
+            (
+                "bf16[30,260]{1,0:T(8,128)(2,1)}",
+                "bf16[30,260]{0,1:T(8,128)}",
+            ),
+            ("u8[64,256]{1,0:T(32,128)(4,1)}", "u8[64,256]{0,1:T(8,128)}"),
+            (
+                "u8[64,256]{1,0:T(8,128)(8,1)}",
+                "u8[64,256]{1,0:T(32,128)(4,1)}",
+            ),
+            ("f32[16,256]{1,0:T(8,128)(2,1)}", "f32[16,256]{0,1}"),
             ("u8[70,200]{1,0}", "u8[70,200]{1,0:T(64,128)(8,1)}"),
             ("s4[64,256]{1,0:E(4)}", "s4[64,256]{1,0:T(64,128)(8,1)E(4)}"),
             ("s4[16,256]{1,0:E(4)}", "s4[16,256]{1,0:T(8,128)(2,1)E(4)}"),
@@ -744,15 +765,16 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 
-        /// Streamed transposes (2-D, to and between transposed tiles, 4-D reversals) of random
-        /// extents at every width (rows apart by a part of a page or by whole pages; whole
-        /// transposed tiles, whose 8 rows of bytes make half a vector group), in AVX2
+        /// Streamed transposes (2-D, to and between transposed tiles, from sub-tiles whose
+        /// groups move as wider slots, 4-D reversals) of random extents at every width (rows
+        /// apart by a part of a page or by whole pages; whole transposed tiles, whose 8 rows of
+        /// bytes make half a vector group), in AVX2
         /// registers or in 16-byte ones: each element where the plans' offsets put it, padding
         /// left as it was.
         #[test]
         fn streamed_transposes_put_every_element_in_place(
             ty in proptest::sample::select(alloc::vec!["u8", "bf16", "f32", "f64"]),
-            form in 0usize..6,
+            form in 0usize..7,
             (long, short, tall) in (1usize..1100, 1usize..40, proptest::prelude::any::<bool>()),
             dims in (1usize..20, 1usize..10, 1usize..10, 1usize..40),
             pow in (2u32..6, 3u32..5, 3u32..5, 2u32..6),
@@ -762,6 +784,8 @@ mod tests {
                 0 => ("{1,0}", "{0,1}"),
                 1 | 5 => ("{1,0}", "{0,1:T(8,128)}"),
                 2 => ("{1,0:T(8,128)}", "{0,1:T(8,128)}"),
+                6 if ty == "u8" => ("{1,0:T(8,128)(4,1)}", "{0,1}"),
+                6 => ("{1,0:T(8,128)(2,1)}", "{0,1}"),
                 _ => ("{3,2,1,0}", "{0,1,2,3}"),
             };
             // Form 5: whole tiles (no padding), whose next tiles widen a tile's 8 rows.
