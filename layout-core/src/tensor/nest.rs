@@ -157,12 +157,12 @@ fn block_side(l: &Loop, max: usize) -> usize {
 }
 
 /// The block sides of a transpose of whole vectors for the destination-contiguous loop `a`
-/// and the source-contiguous loop `b` of slots of `width` bytes: each side a cache line, or
+/// and the source-contiguous loop `b` of slots of `bits` bits: each side a cache line, or
 /// less where its loop is shorter, but at least a vector. A side may be shorter than a
 /// vector (the 8 rows of a tile of bytes) where [`widen`] will continue it to a vector or
 /// more from `loops` (the next tiles): a vector group's rows then span its steps.
-fn vector_block(a: Loop, b: Loop, width: usize, loops: &[Loop]) -> Option<[usize; 2]> {
-    let (line, vector) = (LINE / width, (lanes::BYTES / width).max(1));
+fn vector_block(a: Loop, b: Loop, bits: usize, loops: &[Loop]) -> Option<[usize; 2]> {
+    let (line, vector) = (8 * LINE / bits, (8 * lanes::BYTES / bits).max(1));
     let sides = [block_side(&a, line.max(1)), block_side(&b, line.max(1))];
     let clean = !a.clip && !b.clip && !loops.iter().any(|l| l.clip);
     // Side `k` (`a` if `dst`) is a vector or more, or `widen` continues its whole loop to one.
@@ -175,7 +175,7 @@ fn vector_block(a: Loop, b: Loop, width: usize, loops: &[Loop]) -> Option<[usize
                 && continuation(loops, side, dst)
                     .is_some_and(|i| block_side(&loops[i], most / k) * k >= vector))
     };
-    (width <= lanes::BYTES && enough(sides[0], &a, true) && enough(sides[1], &b, false))
+    (bits <= 8 * lanes::BYTES && enough(sides[0], &a, true) && enough(sides[1], &b, false))
         .then_some(sides)
 }
 
@@ -206,13 +206,13 @@ const WIDE_ROWS: usize = 4;
 /// blocks so widened outgrow the page of the kernels' stage (u8 2-D transpose 0.62-0.69 ->
 /// 0.18-0.20).
 /// Only when no loop clips: the edge of a clipped block is copied over `a` and `b` alone.
-fn widen(loops: &mut Vec<Loop>, sides: [Loop; 2], line: usize) -> [Loop; 2] {
+fn widen(loops: &mut Vec<Loop>, sides: [Loop; 2], bits: usize) -> [Loop; 2] {
     let mut wide = [ONCE; 2];
     if sides.iter().chain(loops.iter()).any(|l| l.clip) {
         return wide;
     }
-    let width = LINE / line;
-    let scattered = sides[1].dst * width >= PAGE && sides[1].size * WIDE_ROWS * LINE <= PAGE;
+    let line = 8 * LINE / bits;
+    let scattered = sides[1].dst * bits / 8 >= PAGE && sides[1].size * WIDE_ROWS * LINE <= PAGE;
     for (k, (side, w)) in sides.iter().zip(&mut wide).enumerate() {
         let line = if k == 0 && (side.size < line || scattered) {
             WIDE_ROWS * line
@@ -268,10 +268,10 @@ fn split(l: Loop, b: usize) -> (Option<Loop>, Loop) {
 
 impl Nest {
     /// Orders `loops` (of an array with dims `bounds`) around the fastest kernel they allow;
-    /// `width` is the bytes of a slot, 0 when the storage has no block kernel (packed
-    /// elements).
-    pub(crate) fn new(mut loops: Vec<Loop>, bounds: Vec<usize>, width: usize) -> Nest {
-        let blocks = width > 0;
+    /// `bits` is the bits of a slot (8 for a byte; 4 for `E(4)` fields, whose block kernels
+    /// go through bytes), 0 when the storage has no block kernel (other packed elements).
+    pub(crate) fn new(mut loops: Vec<Loop>, bounds: Vec<usize>, bits: usize) -> Nest {
+        let blocks = bits > 0;
         coalesce(&mut loops);
         let by_dst = (0..loops.len()).min_by_key(|&k| (loops[k].dst, loops[k].src));
         let by_src = (0..loops.len()).min_by_key(|&k| (loops[k].src, loops[k].dst));
@@ -284,7 +284,7 @@ impl Nest {
                 loops.remove(i.max(s));
                 loops.remove(i.min(s));
                 // Groups of 2, 4 or 8 slots that fit one 8-byte integer.
-                let few = |l: &Loop| matches!(l.size, 2 | 4 | 8) && l.size * width <= 8;
+                let few = |l: &Loop| matches!(l.size, 2 | 4 | 8) && l.size * bits <= 64;
                 let ([a, b], form) = if few(&a) && b.dst == a.size {
                     // Interleave `a.size` source rows into one destination run.
                     let (out, b) = split(b, block_side(&b, MAX_RUN));
@@ -295,7 +295,7 @@ impl Nest {
                     let (out, a) = split(a, block_side(&a, MAX_RUN));
                     loops.extend(out);
                     ([a, b], Form::Unzip)
-                } else if let Some(sides) = vector_block(a, b, width, &loops) {
+                } else if let Some(sides) = vector_block(a, b, bits, &loops) {
                     // Blocks of whole lines (or as much of a line as the loops give) on both
                     // sides, transposed a vector at a time.
                     let mut out = [a, b];
@@ -304,14 +304,14 @@ impl Nest {
                         loops.extend(o);
                         *side = l;
                     }
-                    let wide = widen(&mut loops, out, LINE / width);
+                    let wide = widen(&mut loops, out, bits);
                     (out, Form::Lanes { wide })
                 } else {
                     // Each side: tiles of whole lines, blocks within a tile. Blocks of at
                     // most 256 bytes (they stay in registers) with destination rows of 32
                     // bytes where the loops allow (8×8 f32: measured 4× faster than 16×4).
-                    let tile = (TILE_BYTES / width).max(MAX_BLOCK);
-                    let mut cap = (32 / width).clamp(1, MAX_WIDE);
+                    let tile = (8 * TILE_BYTES / bits).max(MAX_BLOCK);
+                    let mut cap = (256 / bits).clamp(1, MAX_WIDE);
                     let mut sides = [a, b];
                     for side in &mut sides {
                         let (out, t) = split(*side, block_side(side, tile));
@@ -319,7 +319,7 @@ impl Nest {
                         loops.extend(out);
                         loops.extend(mid);
                         *side = k;
-                        cap = (256 / (k.size * width)).clamp(1, MAX_BLOCK);
+                        cap = (2048 / (k.size * bits)).clamp(1, MAX_BLOCK);
                     }
                     (sides, Form::Square)
                 };
@@ -337,7 +337,7 @@ impl Nest {
         // on either side stay inside, so that the lines a kernel touches in part are finished
         // by the next few kernels while they are still in the L1 cache.
         let (src_row, dst_row) = kernel.rows();
-        let line = LINE / width.max(1);
+        let line = 8 * LINE / bits.max(1);
         let lanes = matches!(
             kernel,
             Kernel::Block {
@@ -590,7 +590,7 @@ mod tests {
     fn nest_of(dst: &str, src: &str, width: usize) -> Nest {
         let plan = |t: &str| Plan::new(&parse_array(t).unwrap()).unwrap();
         let (d, s) = (plan(dst), plan(src));
-        Nest::new(loops(&d, &s).unwrap(), d.dims().to_vec(), width)
+        Nest::new(loops(&d, &s).unwrap(), d.dims().to_vec(), 8 * width)
     }
 
     #[test]

@@ -25,7 +25,7 @@ use core::ops::Range;
 
 use super::bits::{self, BitFields};
 use super::digits::{loops, packed_as_bytes, widened};
-use super::nest::{Nest, Slice};
+use super::nest::{Form, Kernel, Nest, Slice};
 use super::{LengthError, kernels, stream};
 use crate::index::Plan;
 use crate::model::{ArrayShape, Errors, PrimitiveType};
@@ -303,7 +303,7 @@ impl CopyPlan {
                         && let Some(bytes) = packed_as_bytes(&loops, dst.dims(), s.bits) =>
                 {
                     How::Words {
-                        nest: Nest::new(bytes, dst.dims().to_vec(), 1),
+                        nest: Nest::new(bytes, dst.dims().to_vec(), 8),
                         width: 1,
                     }
                 }
@@ -313,20 +313,34 @@ impl CopyPlan {
                         && let Some((loops, width)) = widened(&loops, dst.dims(), s.bits / 8) =>
                 {
                     How::Words {
-                        nest: Nest::new(loops, dst.dims().to_vec(), width),
+                        nest: Nest::new(loops, dst.dims().to_vec(), 8 * width),
                         width,
                     }
                 }
                 Some(loops) => {
                     let words = s.bits == d.bits && matches!(s.bits, 8 | 16 | 32 | 64 | 128);
-                    // `E(4)` on both sides: the loops of bytes (its interleaves go through
-                    // bytes); other bit fields element by element around runs.
-                    let width = match (s.bits, d.bits) {
-                        _ if words => s.bits / 8,
-                        (4, 4) => 1,
+                    // Slots of whole bytes; `E(4)` fields on both sides (their interleaves
+                    // and transposes go through bytes); `E(2)` and `E(1)` as bytes, for
+                    // transposes only; other bit fields element by element around runs.
+                    let bits = match (s.bits, d.bits) {
+                        _ if words => s.bits,
+                        (4, 4) => 4,
+                        (2, 2) | (1, 1) => 8,
                         _ => 0,
                     };
-                    let nest = Nest::new(loops, dst.dims().to_vec(), width);
+                    let nest = Nest::new(loops.clone(), dst.dims().to_vec(), bits);
+                    let transposes = matches!(
+                        nest.kernel,
+                        Kernel::Block {
+                            form: Form::Lanes { .. },
+                            ..
+                        }
+                    );
+                    let nest = if s.bits < 4 && !transposes {
+                        Nest::new(loops, dst.dims().to_vec(), 0)
+                    } else {
+                        nest
+                    };
                     if words {
                         How::Words {
                             nest,
@@ -725,6 +739,14 @@ mod tests {
             ("u8[1100,16]{1,0}", "u8[1100,16]{1,0:T(1100,8)}"),
             ("u8[2048,512]{1,0}", "u8[2048,512]{1,0:T(2048,8)}"),
             ("u2[16,512]{1,0:E(2)}", "u2[16,512]{1,0:T(8,128)E(2)}"),
+            ("s4[256,256]{1,0:E(4)}", "s4[256,256]{0,1:E(4)}"),
+            (
+                "s4[256,256]{1,0:T(8,128)E(4)}",
+                "s4[256,256]{0,1:T(8,128)E(4)}",
+            ),
+            ("s4[30,100]{1,0:E(4)}", "s4[30,100]{0,1:E(4)}"),
+            ("u2[128,256]{1,0:E(2)}", "u2[128,256]{0,1:E(2)}"),
+            ("u1[256,512]{1,0:E(1)}", "u1[256,512]{0,1:E(1)}"),
             ("s4[16,256]{1,0:E(4)}", "s4[16,256]{1,0:T(8,128)E(4)}"),
         ];
         for avx2 in [true, false] {
@@ -811,6 +833,55 @@ mod tests {
             check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), true);
             #[cfg(target_arch = "x86_64")]
             crate::tensor::avx2::OFF.store(false, core::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Transposes of packed fields (`E(4)`, `E(2)`, `E(1)`: 2-D, to and between
+        /// transposed tiles, 4-D reversals) of random extents or of whole blocks, streamed or
+        /// not, whose whole blocks go through bytes: each field where the plans' offsets put
+        /// it, padding left as it was.
+        #[test]
+        fn packed_transposes_put_every_field_in_place(
+            (ty, e) in proptest::sample::select(alloc::vec![("s4", 4), ("u4", 4), ("u2", 2), ("u1", 1)]),
+            form in 0usize..4,
+            (rows, cols, whole) in (1usize..300, 1usize..300, proptest::prelude::any::<bool>()),
+            dims in (1usize..12, 1usize..12, 1usize..12, 1usize..40),
+            stream in proptest::prelude::any::<bool>(),
+        ) {
+            // Whole blocks (extents of powers of two times a few) or any extents.
+            let (rows, cols) = if whole {
+                (128 << (rows % 3), 64 * (1 + cols % 6))
+            } else {
+                (rows, cols)
+            };
+            let dims = if whole {
+                (1 << (dims.0 % 3), 2, 32 << (dims.2 % 2), 64)
+            } else {
+                dims
+            };
+            let (a, b) = match form {
+                0 => ("{1,0", "{0,1"),
+                1 => ("{1,0", "{0,1:T(8,128)"),
+                2 => ("{1,0:T(8,128)", "{0,1:T(8,128)"),
+                _ => ("{3,2,1,0", "{0,1,2,3"),
+            };
+            let packing = |l: &str| {
+                let sep = if l.contains(':') { "" } else { ":" };
+                alloc::format!("{l}{sep}E({e})}}")
+            };
+            let shape = if form == 3 {
+                alloc::format!("{ty}[{},{},{},{}]", dims.0, dims.1, dims.2, dims.3)
+            } else {
+                alloc::format!("{ty}[{rows},{cols}]")
+            };
+            check_both_ways(
+                &alloc::format!("{shape}{}", packing(a)),
+                &alloc::format!("{shape}{}", packing(b)),
+                stream,
+            );
         }
     }
 
