@@ -145,6 +145,16 @@ def main():
     case("f32 {0,1:T(8,128)} -> rows", np.float32, (4096, 4096), v, a, back=True)
     case("f64 rows -> {0,1:T(8,128)}", np.float64, (2048, 4096), (16, 128, 512, 8), a)
     case("u8 {0,1:T(8,128)} -> rows", np.uint8, (8192, 8192), (64, 128, 1024, 8), a, back=True)
+    case("u8 rows -> {0,1:T(8,128)}", np.uint8, (8192, 8192), (64, 128, 1024, 8), a)
+    # T(8,128)(2,1) tiles (r/8, c/128, 4, 128, 2) to column-major (c/128, 128, r/8, 4, 2).
+    tiled = np.arange(4096 * 8192, dtype=np.uint16).reshape(512, 64, 4, 128, 2)
+    column_major = np.empty((64, 128, 512, 4, 2), dtype=np.uint16)
+    timed(
+        "bf16 T(8,128)(2,1) -> {0,1}",
+        tiled.nbytes,
+        tiled,
+        lambda: np.copyto(column_major, tiled.transpose(1, 3, 0, 2, 4)),
+    )
     case("c128 rows -> T(8,128)", np.complex128, (1024, 4096), *tiles_2d(1024, 4096, 8, 128))
     case("f32 2-D transpose {1,0} -> {0,1}", np.float32, (4096, 4096), (4096, 4096), (1, 0))
     case("f32 4-D reversal {3,2,1,0} -> {0,1,2,3}", np.float32, (64,) * 4, (64,) * 4, (3, 2, 1, 0))
