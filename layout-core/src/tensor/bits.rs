@@ -740,11 +740,23 @@ impl BitFields {
         let cols = chunk / per;
         let (stage, out) = (&mut stage[..cols * len], &mut out[..cols * len]);
         let first = (dst_at / 8, src_at / 8);
-        reps.each(|dd, ss| {
+        let mut blocks = reps.offsets().peekable();
+        while let Some((dd, ss)) = blocks.next() {
             let (d0, s0) = (first.0 + dd, first.1 + ss);
+            // The next block's rows are fetched meanwhile: a block's rows are as many streams
+            // as it has rows, more than the hardware prefetcher follows (measured s4
+            // `{1,0:E(4)}` -> `{0,1:E(4)}` 0.18-0.20 -> 0.27 of memcpy).
+            let next = blocks.peek().map(|&(_, s)| first.1 + s);
             for x0 in (0..rows).step_by(chunk) {
                 for (i, into) in stage.chunks_exact_mut(len).enumerate() {
                     let x = x0 + per * i;
+                    if let Some(n) = next {
+                        for x in x..x + per {
+                            for k in (0..row).step_by(LINE) {
+                                stream::prefetch(src, n + from(x) + k);
+                            }
+                        }
+                    }
                     if pairs {
                         let (r0, r1) =
                             (&src[s0 + from(x)..][..row], &src[s0 + from(x + 1)..][..row]);
@@ -778,7 +790,7 @@ impl BitFields {
                     }
                 }
             }
-        });
+        }
         true
     }
 }
