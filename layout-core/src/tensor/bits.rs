@@ -686,8 +686,8 @@ impl BitFields {
     /// interleaved, are one row of bytes whose transpose is the destination's bytes. Others
     /// are unpacked to a byte each and packed again. `false` (nothing done) for other fields,
     /// sides that are not powers of two or rows that do not start on a byte. Measured, 64 MiB,
-    /// against field by field: s4 `{1,0:E(4)}` -> `{0,1:E(4)}` 0.01 -> 0.20 of memcpy,
-    /// `{1,0:T(8,128)E(4)}` -> `{0,1:T(8,128)E(4)}` 0.01 -> 0.26, u2 0.00 -> 0.05, u1 0.00 ->
+    /// against field by field: s4 `{1,0:E(4)}` -> `{0,1:E(4)}` 0.01 -> 0.30-0.33 of memcpy,
+    /// `{1,0:T(8,128)E(4)}` -> `{0,1:T(8,128)E(4)}` 0.01 -> 0.30, u2 0.00 -> 0.05, u1 0.00 ->
     /// 0.03 (bound by the 16-byte transposes and the unpacking; not yet memory speed).
     #[allow(clippy::too_many_arguments)]
     fn transposed(
