@@ -683,12 +683,15 @@ impl BitFields {
     /// registers) and copied or packed into the destination rows (`b` continued by
     /// `wide[1]`). `E(4)` fields need no unpacking: two source rows, swapped nibble by nibble
     /// (`lanes::swap_nibbles`: the low nibbles of two bytes, then the high ones) and
-    /// interleaved, are one row of bytes whose transpose is the destination's bytes. Others
+    /// interleaved, are one row of bytes whose transpose is the destination's bytes; streamed,
+    /// whole destination lines go straight from AVX2 registers where the CPU has it
+    /// ([`kernels::stream_transposed_bytes`](super::kernels::stream_transposed_bytes):
+    /// measured 0.29 -> 0.48-0.53 of memcpy against the 16-byte transpose and copy). Others
     /// are unpacked to a byte each and packed again. `false` (nothing done) for other fields,
     /// sides that are not powers of two or rows that do not start on a byte. Measured, 64 MiB,
-    /// against field by field: s4 `{1,0:E(4)}` -> `{0,1:E(4)}` 0.01 -> 0.30-0.33 of memcpy,
-    /// `{1,0:T(8,128)E(4)}` -> `{0,1:T(8,128)E(4)}` 0.01 -> 0.30, u2 0.00 -> 0.05, u1 0.00 ->
-    /// 0.03 (bound by the 16-byte transposes and the unpacking; not yet memory speed).
+    /// against field by field: s4 `{1,0:E(4)}` -> `{0,1:E(4)}` 0.01 -> 0.48-0.53 of memcpy,
+    /// `{1,0:T(8,128)E(4)}` -> `{0,1:T(8,128)E(4)}` 0.01 -> 0.44-0.48, u2 0.00 -> 0.05, u1
+    /// 0.00 -> 0.03 (the last two bound by the unpacking; none yet at memory speed).
     #[allow(clippy::too_many_arguments)]
     fn transposed(
         &self,
@@ -770,6 +773,19 @@ impl BitFields {
                     } else {
                         unpack_fields(bits, into, &src[s0 + from(x)..][..row]);
                     }
+                }
+                #[cfg(target_arch = "x86_64")]
+                if pairs
+                    && stream
+                    && super::kernels::stream_transposed_bytes(
+                        stage,
+                        (cols, len),
+                        dst,
+                        d0 + x0 * bits / 8,
+                        (b.size, b.dst * bits / 8, wb.dst * bits / 8),
+                    )
+                {
+                    continue;
                 }
                 transpose_bytes(out, stage, cols, |y| y * cols);
                 for (y, from) in out.chunks_exact(cols).enumerate() {

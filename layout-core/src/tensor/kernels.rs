@@ -621,6 +621,56 @@ impl Unstaged<'_> {
     }
 }
 
+/// The `rows` rows of `len` bytes of `stage` transposed into whole destination lines, streamed
+/// straight from AVX2 registers (`Unstaged::direct`): byte `y` of row `x` to byte `x` of
+/// destination row `y`, which starts at byte `at + (y % lo_rows)·lo + (y / lo_rows)·hi` of
+/// `out` (`lo_rows` a power of two). `false` (nothing done) without AVX2, or where the
+/// destination rows are not whole lines from line boundaries.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+pub(crate) fn stream_transposed_bytes(
+    stage: &[u8],
+    (rows, len): (usize, usize),
+    out: &mut [u8],
+    at: usize,
+    (lo_rows, lo, hi): (usize, usize, usize),
+) -> bool {
+    const M: usize = lanes::BYTES;
+    let lead = out.as_ptr().align_offset(LINE);
+    if !super::avx2::available()
+        || !rows.is_multiple_of(LINE)
+        || !len.is_multiple_of(M)
+        || !lo_rows.is_power_of_two()
+        || stage.len() < rows * len
+        || at < lead
+        || ![at - lead, lo, hi].iter().all(|k| k.is_multiple_of(LINE))
+    {
+        return false;
+    }
+    let to = Rows {
+        mask: lo_rows - 1,
+        shift: lo_rows.trailing_zeros(),
+        lo,
+        hi,
+    };
+    let stage = &stage[..rows * len];
+    let mut t = Unstaged {
+        src: (stage, 0),
+        s: stage,
+        buf: &mut [],
+        sides: (rows, len),
+        from: Rows::even(len),
+        to,
+        ahead: 0,
+    };
+    // SAFETY: the CPU has AVX2 (checked); `out[lead..]` starts on a line, and destination row
+    // `y` starts `at - lead + to(y)` bytes into it, a multiple of the line (checked), and is
+    // `rows` bytes, whole lines (checked). The source rows are the `rows` rows of `len` bytes
+    // of `stage`, `len` a multiple of 16 (checked): every group's rows lie within it.
+    unsafe { t.direct::<1, M>((at - lead, 0), &mut out[lead..]) };
+    true
+}
+
 /// Two groups of the vector transpose side by side in AVX2 registers: the `M` source rows
 /// at bytes `lo[i]` of `s` and the `M` at bytes `hi[i]`, transposed into `M` destination
 /// rows of 32 bytes each (the first group's 16 then the second's).
