@@ -96,6 +96,26 @@ pub(crate) fn shuffle<const W: usize, const M: usize>(v: &mut [Y; M], rounds: us
     }
 }
 
+/// [`lanes::transpose_slots`](super::lanes::transpose_slots) in each 16-byte half.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn transpose_slots<const N: usize, const K: usize>(v: Y) -> Y {
+    use core::arch::x86_64::{
+        _mm256_shuffle_epi32, _mm256_shufflehi_epi16, _mm256_shufflelo_epi16, _mm256_srli_si256,
+    };
+    match (N, K) {
+        (8, 2) => Y(_mm256_shufflehi_epi16::<0xd8>(
+            _mm256_shufflelo_epi16::<0xd8>(v.0),
+        )),
+        (16, 2) => Y(_mm256_shuffle_epi32::<0xd8>(v.0)),
+        (16, 4) => {
+            let x = _mm256_unpacklo_epi8(v.0, _mm256_srli_si256::<8>(v.0));
+            Y(_mm256_unpacklo_epi8(x, _mm256_srli_si256::<8>(x)))
+        }
+        _ => v,
+    }
+}
+
 /// Per byte: the low nibbles of `a` and `b` together, and the high ones (as
 /// [`lanes::swap_nibbles`](super::lanes::swap_nibbles), 32 bytes at a time).
 #[inline]

@@ -465,7 +465,7 @@ impl BitFields {
                 continue;
             }
             let wide = match form {
-                Form::Lanes { wide } => *wide,
+                Form::Lanes { wide, .. } => *wide,
                 _ => [ONCE; 2],
             };
             edge(nest, leaf, k, [*a, *b, wide[0], wide[1]], &mut |d, s| {
@@ -511,7 +511,7 @@ impl BitFields {
         (a, b): (&Loop, &Loop),
         form: &Form,
     ) -> bool {
-        if let Form::Lanes { wide } = form {
+        if let Form::Lanes { wide, inner: 1 } = form {
             return self.transposed(scratch, dst, src, (d, s), reps, (a, b), wide);
         }
         let (stream, scratch) = (scratch.stream, &mut scratch.lines.0);

@@ -151,16 +151,16 @@ fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
 /// or, when the copy streams and the destination rows are whole lines (up to four a row),
 /// streamed.
 #[inline(never)]
-fn lanes<const N: usize, const M: usize>(
+fn lanes<const N: usize, const M: usize, const K: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
     at: Blocks,
     scratch: &mut Scratch,
 ) {
     if at.wide.a_lo == at.sides.0 && at.wide.b_lo == at.sides.1 {
-        lanes_of::<N, M, false>(dst, src, at, scratch);
+        lanes_of::<N, M, false, K>(dst, src, at, scratch);
     } else {
-        lanes_of::<N, M, true>(dst, src, at, scratch);
+        lanes_of::<N, M, true, K>(dst, src, at, scratch);
     }
 }
 
@@ -168,7 +168,7 @@ fn lanes<const N: usize, const M: usize>(
 /// multiplication, not two multiplications, a mask and a shift.
 #[inline(always)]
 #[allow(unsafe_code)]
-fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
+fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
     at: Blocks,
@@ -273,10 +273,10 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
                 // SAFETY: the CPU has AVX2; `out` starts on a line, and block `r`'s
                 // destination rows start `r·ds + to(y)` bytes into it, a multiple of the line
                 // (`on_lines`), and are whole lines (`whole_lines`).
-                unsafe { t.direct::<N, M>((r * ds, r * ss), out) };
+                unsafe { t.direct::<N, M, K>((r * ds, r * ss), out) };
                 continue;
             }
-            t.buffered::<N, M>((r * ds, r * ss), out);
+            t.buffered::<N, M, K>((r * ds, r * ss), out);
         }
         return;
     }
@@ -292,7 +292,7 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
             // `r·ds + to(y) = r·ds + (y % b_lo)·out_row + (y / b_lo)·db_hi·N` bytes into it,
             // a multiple of the line (checked above); plus `gx·16`: every store is 16-byte
             // aligned.
-            unsafe { group::<N, M, true>(s, (f, src_row), out, (o, out_row)) }
+            unsafe { group::<N, M, true, K>(s, (f, src_row), out, (o, out_row)) }
         };
         // A block of a line a side in loops of fixed trip counts (measured f32 2-D transpose
         // 0.56 -> 0.70 of memcpy against the same loops over `b / M` and `a / M`, whose
@@ -358,7 +358,7 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
                 // rows start `r·ds + to(y)` bytes into it, a multiple of the line (`on_lines`),
                 // and are whole lines (`whole_lines`). The block's source rows are the stage's
                 // `a` rows of `b·N` bytes.
-                unsafe { t.direct::<N, M>((r * ds, 0), out) };
+                unsafe { t.direct::<N, M, K>((r * ds, 0), out) };
                 continue;
             }
             if straight && out_row < stream::PAGE {
@@ -374,7 +374,7 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
                         // + dst_span = out.len()`; `out` starts on a line, `r·ds + to(y)` is a
                         // multiple of the line (checked for `straight`) and `gx·16` of 16.
                         unsafe {
-                            group::<N, M, true>(
+                            group::<N, M, true, K>(
                                 stage,
                                 (gx * M * src_len + gy * lanes::BYTES, src_len),
                                 out,
@@ -393,7 +393,7 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
                     // and `gx·16 + 16 <= (a / M)·M·N = row`: its 16 bytes end within `b·row =
                     // buf.len()`.
                     unsafe {
-                        group::<N, M, false>(
+                        group::<N, M, false, K>(
                             stage,
                             (gx * M * src_len + gy * lanes::BYTES, src_len),
                             buf,
@@ -436,9 +436,14 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool>(
                     if split || scatter {
                         let rows = src_rows.group::<M>(r * ss + gy * lanes::BYTES, gx * M);
                         let outs = dst_rows.group::<M>(r * ds + gx * lanes::BYTES, gy * M);
-                        group_at::<N, M, false>(s, rows, out, outs);
+                        group_at::<N, M, false, K>(s, rows, out, outs);
                     } else {
-                        group::<N, M, false>(s, (r * ss + f, src_row), out, (r * ds + o, out_row));
+                        group::<N, M, false, K>(
+                            s,
+                            (r * ss + f, src_row),
+                            out,
+                            (r * ds + o, out_row),
+                        );
                     }
                 }
             }
@@ -536,7 +541,7 @@ impl Unstaged<'_> {
     /// (16-byte vectors), whose lines are then streamed out.
     #[inline(always)]
     #[allow(unsafe_code)]
-    fn buffered<const N: usize, const M: usize>(
+    fn buffered<const N: usize, const M: usize, const K: usize>(
         &mut self,
         (dst, at): (usize, usize),
         out: &mut [u8],
@@ -553,7 +558,7 @@ impl Unstaged<'_> {
                 // starts at `(gy·M + i)·row`, and `gx·16 + 16 <= (a / M)·16 = row`: its 16
                 // bytes end within `b·row = buf.len()`.
                 unsafe {
-                    group_at::<N, M, false>(
+                    group_at::<N, M, false, K>(
                         self.s,
                         from.group::<M>(at + gy * lanes::BYTES, gx * M),
                         self.buf,
@@ -580,7 +585,7 @@ impl Unstaged<'_> {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     #[allow(unsafe_code)]
-    unsafe fn direct<const N: usize, const M: usize>(
+    unsafe fn direct<const N: usize, const M: usize, const K: usize>(
         &mut self,
         (dst, at): (usize, usize),
         out: &mut [u8],
@@ -601,8 +606,8 @@ impl Unstaged<'_> {
                 // the block's span as in `buffered`; the CPU has AVX2.
                 let (lo, hi) = unsafe {
                     (
-                        group_pair::<N, M>(self.s, half(gx)),
-                        group_pair::<N, M>(self.s, half(gx + 2)),
+                        group_pair::<N, M, K>(self.s, half(gx)),
+                        group_pair::<N, M, K>(self.s, half(gx + 2)),
                     )
                 };
                 for i in 0..M {
@@ -667,7 +672,7 @@ pub(crate) fn stream_transposed_bytes(
     // `y` starts `at - lead + to(y)` bytes into it, a multiple of the line (checked), and is
     // `rows` bytes, whole lines (checked). The source rows are the `rows` rows of `len` bytes
     // of `stage`, `len` a multiple of 16 (checked): every group's rows lie within it.
-    unsafe { t.direct::<1, M>((at - lead, 0), &mut out[lead..]) };
+    unsafe { t.direct::<1, M, 1>((at - lead, 0), &mut out[lead..]) };
     true
 }
 
@@ -681,7 +686,7 @@ pub(crate) fn stream_transposed_bytes(
 #[inline]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn group_pair<const N: usize, const M: usize>(
+unsafe fn group_pair<const N: usize, const M: usize, const K: usize>(
     s: &[u8],
     (lo, hi): ([usize; M], [usize; M]),
 ) -> [super::avx2::Y; M] {
@@ -691,6 +696,11 @@ unsafe fn group_pair<const N: usize, const M: usize>(
         avx2::load_halves(s.as_ptr().add(lo[i]), s.as_ptr().add(hi[i]))
     });
     avx2::shuffle::<N, M>(&mut v, lanes::log2(M));
+    if K > 1 {
+        for v in &mut v {
+            *v = avx2::transpose_slots::<N, K>(*v);
+        }
+    }
     v
 }
 
@@ -722,7 +732,7 @@ fn groups<const FIXED: usize>(
 /// `STREAM`, every `out` byte `o + i·o_row` is 16-byte aligned.
 #[inline(always)]
 #[allow(unsafe_code)]
-unsafe fn group<const N: usize, const M: usize, const STREAM: bool>(
+unsafe fn group<const N: usize, const M: usize, const STREAM: bool, const K: usize>(
     s: &[u8],
     (f, f_row): (usize, usize),
     out: &mut [u8],
@@ -731,7 +741,7 @@ unsafe fn group<const N: usize, const M: usize, const STREAM: bool>(
     // SAFETY: the rows `f + i·f_row` end within `s` and `o + i·o_row` within `out` (the
     // caller's contract), 16-byte aligned if `STREAM`.
     unsafe {
-        group_at::<N, M, STREAM>(
+        group_at::<N, M, STREAM, K>(
             s,
             core::array::from_fn(|i| f + i * f_row),
             out,
@@ -749,7 +759,7 @@ unsafe fn group<const N: usize, const M: usize, const STREAM: bool>(
 /// `outs[i]` is 16-byte aligned.
 #[inline(always)]
 #[allow(unsafe_code)]
-unsafe fn group_at<const N: usize, const M: usize, const STREAM: bool>(
+unsafe fn group_at<const N: usize, const M: usize, const STREAM: bool, const K: usize>(
     s: &[u8],
     rows: [usize; M],
     out: &mut [u8],
@@ -759,6 +769,11 @@ unsafe fn group_at<const N: usize, const M: usize, const STREAM: bool>(
     // contract).
     let mut v: [lanes::V; M] = core::array::from_fn(|i| unsafe { lanes::at_unchecked(s, rows[i]) });
     lanes::shuffle::<N, M>(&mut v, lanes::log2(M));
+    if K > 1 {
+        for v in &mut v {
+            *v = lanes::transpose_slots::<N, K>(*v);
+        }
+    }
     for (v, o) in v.iter().zip(outs) {
         // SAFETY: destination row `i < M` starts at `outs[i]`, and its 16 bytes end within
         // `out`, 16-byte aligned if `STREAM` (the caller's contract).
@@ -1118,12 +1133,15 @@ fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> Block
         (Form::Unzip, _, 2) => unzip::<W, N, 2>,
         (Form::Unzip, _, 4) => unzip::<W, N, 4>,
         (Form::Unzip, _, 8) => unzip::<W, N, 8>,
-        (Form::Lanes { .. }, _, _) => match N {
-            1 => lanes::<N, 16>,
-            2 => lanes::<N, 8>,
-            4 => lanes::<N, 4>,
-            8 => lanes::<N, 2>,
-            _ => lanes::<N, 1>,
+        (Form::Lanes { inner, .. }, _, _) => match (N, inner) {
+            (1, _) => lanes::<N, 16, 1>,
+            (2, _) => lanes::<N, 8, 1>,
+            (4, _) => lanes::<N, 4, 1>,
+            (8, 2) => lanes::<N, 2, 2>,
+            (8, _) => lanes::<N, 2, 1>,
+            (_, 2) => lanes::<N, 1, 2>,
+            (_, 4) => lanes::<N, 1, 4>,
+            _ => lanes::<N, 1, 1>,
         },
         _ => pick!(1, 2, 4, 8, 16, 32; [1, 2, 4, 8, 16]),
     }
@@ -1254,9 +1272,9 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
             } else {
                 &mut lines
             };
-            let [wa, wb] = match form {
-                Form::Lanes { wide } => wide,
-                _ => [ONCE; 2],
+            let ([wa, wb], inner) = match form {
+                Form::Lanes { wide, inner } => (wide, inner),
+                _ => ([ONCE; 2], 1),
             };
             let ahead = match nest.outer.len() {
                 n if n >= 2 => nest.outer[n - 2].src,
@@ -1287,11 +1305,30 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                 };
                 kernel(dst, src, at, scratch);
                 for k in whole..leaf.n {
-                    edge(nest, leaf, k, [a, b, wa, wb], &mut |d, s| dst[d] = src[s]);
+                    edge(nest, leaf, k, [a, b, wa, wb], &mut |d, s| {
+                        dst[d] = transpose_slot(src[s], inner);
+                    });
                 }
             });
         }
     }
+}
+
+/// `slot` as a `k × k` block of elements transposed (`lanes::transpose_slots` for one slot):
+/// element `(i, j)`, at `i·k + j`, to `j·k + i`.
+fn transpose_slot<const N: usize>(slot: [u8; N], k: usize) -> [u8; N] {
+    if k == 1 {
+        return slot;
+    }
+    let e = N / (k * k);
+    let mut out = slot;
+    for i in 0..k {
+        for j in 0..k {
+            let (to, from) = ((j * k + i) * e, (i * k + j) * e);
+            out[to..to + e].copy_from_slice(&slot[from..from + e]);
+        }
+    }
+    out
 }
 
 /// The least a row of tiles staged for [`Runs::by_tiles`] writes: a few lines, not the

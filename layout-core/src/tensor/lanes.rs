@@ -215,6 +215,31 @@ mod imp {
         }
     }
 
+    /// Each slot of `N` bytes as a `K × K` block of elements, transposed (see
+    /// [`super::transpose_slots`]).
+    #[inline(always)]
+    pub(crate) fn transpose_slots<const N: usize, const K: usize>(v: V) -> V {
+        use core::arch::x86_64::{
+            _mm_shuffle_epi32, _mm_shufflehi_epi16, _mm_shufflelo_epi16, _mm_srli_si128,
+        };
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
+        unsafe {
+            match (N, K) {
+                // Elements 1 and 2 of each 4 swapped: 0b11_01_10_00.
+                (8, 2) => V(_mm_shufflehi_epi16::<0xd8>(_mm_shufflelo_epi16::<0xd8>(
+                    v.0,
+                ))),
+                (16, 2) => V(_mm_shuffle_epi32::<0xd8>(v.0)),
+                (16, 4) => {
+                    // Rows a b c d of 4 bytes: a0 c0 a1 c1 .. b3 d3, then a0 b0 c0 d0 ..
+                    let x = _mm_unpacklo_epi8(v.0, _mm_srli_si128::<8>(v.0));
+                    V(_mm_unpacklo_epi8(x, _mm_srli_si128::<8>(x)))
+                }
+                _ => v,
+            }
+        }
+    }
+
     /// The high halves of `a` and `b`, slots of `W` bytes interleaved.
     #[inline(always)]
     pub(crate) fn hi<const W: usize>(a: V, b: V) -> V {
@@ -289,6 +314,22 @@ mod imp {
             for k in 0..W {
                 o[2 * i * W + k] = a.0[from + i * W + k];
                 o[2 * i * W + W + k] = b.0[from + i * W + k];
+            }
+        }
+        V(o)
+    }
+
+    /// Each slot of `N` bytes as a `K × K` block of elements, transposed.
+    #[inline(always)]
+    pub(crate) fn transpose_slots<const N: usize, const K: usize>(v: V) -> V {
+        let e = N / (K * K);
+        let mut o = v.0;
+        for slot in (0..16).step_by(N) {
+            for i in 0..K {
+                for j in 0..K {
+                    let (to, from) = (slot + (j * K + i) * e, slot + (i * K + j) * e);
+                    o[to..to + e].copy_from_slice(&v.0[from..from + e]);
+                }
             }
         }
         V(o)
@@ -382,6 +423,19 @@ pub(crate) use imp::{
     V, crumbs_apart, crumbs_together, halves, load, low_bits, nibbles_apart, nibbles_together,
     sign_crumbs, sign_nibbles, store, swap_nibbles,
 };
+
+/// Each slot of `N` bytes of `v` as a `K × K` block of elements of `N / K²` bytes (element
+/// `(i, j)` at `i·K + j`), transposed (element `(i, j)` to `j·K + i`): the blocks of two
+/// layouts that both interleave `K` elements, along different dims (`(2,1)` sub-tiles of
+/// bf16, in 8-byte slots; of f32, and `(4,1)` of bytes, in 16-byte slots). `K` = 1: `v`.
+#[inline(always)]
+pub(crate) fn transpose_slots<const N: usize, const K: usize>(v: V) -> V {
+    if K == 1 {
+        v
+    } else {
+        imp::transpose_slots::<N, K>(v)
+    }
+}
 
 /// `rounds` rounds of the perfect shuffle of the `M` vectors `v` (a power of two) at slot
 /// width `W` (1, 2, 4 or 8 bytes).
@@ -511,6 +565,21 @@ mod tests {
             put(*x, &mut bytes, 16 * k);
         }
         (0..M * n).map(|p| usize::from(bytes[p * W])).collect()
+    }
+
+    #[test]
+    fn slots_transpose_as_blocks() {
+        let v = load(&core::array::from_fn(|i| i as u8));
+        let mut out = [0u8; 16];
+        // 2×2 blocks of 2-byte elements in 8-byte slots: elements 1 and 2 of each swapped.
+        store(transpose_slots::<8, 2>(v), &mut out);
+        assert_eq!(out, [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15]);
+        // 2×2 of 4-byte elements.
+        store(transpose_slots::<16, 2>(v), &mut out);
+        assert_eq!(out, [0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15]);
+        // 4×4 bytes: byte `4i + j` to `4j + i`.
+        store(transpose_slots::<16, 4>(v), &mut out);
+        assert_eq!(out, [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15]);
     }
 
     #[test]

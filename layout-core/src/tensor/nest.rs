@@ -54,7 +54,7 @@ impl Kernel {
                 Form::Zip => (b.size, a.size * b.size),
                 Form::Unzip => (a.size * b.size, a.size),
                 Form::Square => (b.size, a.size),
-                Form::Lanes { wide } => (b.size * wide[1].size, a.size * wide[0].size),
+                Form::Lanes { wide, .. } => (b.size * wide[1].size, a.size * wide[0].size),
             },
         }
     }
@@ -75,7 +75,9 @@ pub(crate) enum Form {
     /// transposed `T(8,128)` tile's 8-slot rows become destination rows of four lines, from
     /// eight tiles (measured: `{0,1:T(8,128)}` to rows 0.35-0.42 -> 0.47-0.51 of memcpy
     /// against rows of one line; widening sides that already fill a line was slower).
-    Lanes { wide: [Loop; 2] },
+    /// `inner` > 1: each slot a block of `inner × inner` elements, transposed too
+    /// (`lanes::transpose_slots`; see `digits::folded`).
+    Lanes { wide: [Loop; 2], inner: usize },
 }
 
 /// The loops of a copy around a kernel.
@@ -175,7 +177,14 @@ fn vector_block(a: Loop, b: Loop, bits: usize, loops: &[Loop]) -> Option<[usize;
                 && continuation(loops, side, dst)
                     .is_some_and(|i| block_side(&loops[i], most / k) * k >= vector))
     };
-    (bits <= 8 * lanes::BYTES && enough(sides[0], &a, true) && enough(sides[1], &b, false))
+    // One loop may continue both sides (it steps both by the sides' lengths): it widens `a`
+    // only, so `b` may not count on it.
+    let shared =
+        continuation(loops, &a, true).is_some_and(|i| Some(i) == continuation(loops, &b, false));
+    (bits <= 8 * lanes::BYTES
+        && enough(sides[0], &a, true)
+        && enough(sides[1], &b, false)
+        && !(shared && sides[1] < vector))
         .then_some(sides)
 }
 
@@ -305,7 +314,7 @@ impl Nest {
                         *side = l;
                     }
                     let wide = widen(&mut loops, out, bits);
-                    (out, Form::Lanes { wide })
+                    (out, Form::Lanes { wide, inner: 1 })
                 } else {
                     // Each side: tiles of whole lines, blocks within a tile. Blocks of at
                     // most 256 bytes (they stay in registers) with destination rows of 32
@@ -370,7 +379,7 @@ impl Nest {
         if let Kernel::Block {
             a,
             b,
-            form: Form::Lanes { wide },
+            form: Form::Lanes { wide, .. },
         } = kernel
         {
             let rows = (a.size * wide[0].size).max(b.size * wide[1].size);
@@ -410,7 +419,7 @@ impl Nest {
             Kernel::Element => [ONCE; 4],
             Kernel::Run(l) => [l, ONCE, ONCE, ONCE],
             Kernel::Block { a, b, form } => match form {
-                Form::Lanes { wide } => [a, b, wide[0], wide[1]],
+                Form::Lanes { wide, .. } => [a, b, wide[0], wide[1]],
                 _ => [a, b, ONCE, ONCE],
             },
         };
@@ -629,7 +638,7 @@ mod tests {
         // A tile's 8 rows (128 bytes apart), half of a 16-row vector group, continued by the
         // next tiles along the destination rows (a row of 64 tiles, 64 KiB, further on) to
         // four destination lines, 256 bytes; a source line, 64 bytes, the other side.
-        let Form::Lanes { wide: [wa, wb] } = form else {
+        let Form::Lanes { wide: [wa, wb], .. } = form else {
             panic!("{form:?}")
         };
         assert_eq!((a.size, a.dst, a.src), (8, 1, 128));
@@ -648,7 +657,7 @@ mod tests {
         // line, a tile row's half; the tile's 8 rows (128 bytes apart) read 8 bytes of each
         // source row, continued by the next 7 tiles along the source rows (64 tiles of 128
         // wide, 64 KiB, further on in the destination) to a source line.
-        let Form::Lanes { wide: [wa, wb] } = form else {
+        let Form::Lanes { wide: [wa, wb], .. } = form else {
             panic!("{form:?}")
         };
         assert_eq!((a.size, a.dst, a.src), (64, 1, 4096));
@@ -666,7 +675,7 @@ mod tests {
         // 16×16 f32 blocks: one 64-byte line a side, transposed a vector at a time; the
         // destination rows (1 MiB apart) widened to four lines, the whole of dim 0, by the
         // blocks that follow along it; the loop over blocks along the source's rows innermost.
-        let Form::Lanes { wide: [wa, wb] } = form else {
+        let Form::Lanes { wide: [wa, wb], .. } = form else {
             panic!("{form:?}")
         };
         assert_eq!((a.size, b.size), (16, 16));

@@ -24,7 +24,7 @@ use core::fmt;
 use core::ops::Range;
 
 use super::bits::{self, BitFields};
-use super::digits::{loops, packed_as_bytes, widened};
+use super::digits::{Loop, folded, loops, packed_as_bytes, widened};
 use super::nest::{Form, Kernel, Nest, Slice};
 use super::{LengthError, kernels, stream};
 use crate::index::Plan;
@@ -204,6 +204,23 @@ struct Elements {
     fields: BitFields,
 }
 
+/// The nest of a copy of slots of `width` bytes in `K × K` blocks (`digits::folded`), and the
+/// blocks' width, when it transposes the blocks a vector at a time; `None` otherwise.
+fn folded_nest(loops: &[Loop], dims: &[usize], width: usize) -> Option<(Nest, usize)> {
+    let (loops, wide, k) = folded(loops, dims, width)?;
+    let mut nest = Nest::new(loops, dims.to_vec(), 8 * wide);
+    match &mut nest.kernel {
+        Kernel::Block {
+            form: Form::Lanes { inner, .. },
+            ..
+        } => {
+            *inner = k;
+            Some((nest, wide))
+        }
+        _ => None,
+    }
+}
+
 /// Bytes of a bitcast copied per part (see [`CopyPlan::parts`]).
 const BITCAST_PART: usize = 1 << 20;
 
@@ -315,6 +332,16 @@ impl CopyPlan {
                     How::Words {
                         nest: Nest::new(loops, dst.dims().to_vec(), 8 * width),
                         width,
+                    }
+                }
+                Some(loops)
+                    if s.bits == d.bits
+                        && matches!(s.bits, 8 | 16 | 32)
+                        && let Some(nest) = folded_nest(&loops, dst.dims(), s.bits / 8) =>
+                {
+                    How::Words {
+                        width: nest.1,
+                        nest: nest.0,
                     }
                 }
                 Some(loops) => {
@@ -717,6 +744,26 @@ mod tests {
                 "u8[64,256]{1,0:T(32,128)(4,1)}",
             ),
             ("f32[16,256]{1,0:T(8,128)(2,1)}", "f32[16,256]{0,1}"),
+            (
+                "bf16[32,256]{1,0:T(8,128)(2,1)}",
+                "bf16[32,256]{0,1:T(8,128)(2,1)}",
+            ),
+            (
+                "bf16[30,260]{1,0:T(8,128)(2,1)}",
+                "bf16[30,260]{0,1:T(8,128)(2,1)}",
+            ),
+            (
+                "s8[64,256]{1,0:T(32,128)(4,1)}",
+                "s8[64,256]{0,1:T(32,128)(4,1)}",
+            ),
+            (
+                "s8[36,300]{1,0:T(32,128)(4,1)}",
+                "s8[36,300]{0,1:T(32,128)(4,1)}",
+            ),
+            (
+                "f32[16,256]{1,0:T(8,128)(2,1)}",
+                "f32[16,256]{0,1:T(8,128)(2,1)}",
+            ),
             ("u8[70,200]{1,0}", "u8[70,200]{1,0:T(64,128)(8,1)}"),
             ("s4[64,256]{1,0:E(4)}", "s4[64,256]{1,0:T(64,128)(8,1)E(4)}"),
             ("s4[16,256]{1,0:E(4)}", "s4[16,256]{1,0:T(8,128)(2,1)E(4)}"),
@@ -788,7 +835,8 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 
         /// Streamed transposes (2-D, to and between transposed tiles, from sub-tiles whose
-        /// groups move as wider slots, 4-D reversals) of random extents at every width (rows
+        /// groups move as wider slots, between sub-tiles along different dims, whose blocks
+        /// move as slots transposed within, 4-D reversals) of random extents at every width (rows
         /// apart by a part of a page or by whole pages; whole transposed tiles, whose 8 rows of
         /// bytes make half a vector group), in AVX2
         /// registers or in 16-byte ones: each element where the plans' offsets put it, padding
@@ -796,7 +844,7 @@ mod tests {
         #[test]
         fn streamed_transposes_put_every_element_in_place(
             ty in proptest::sample::select(alloc::vec!["u8", "bf16", "f32", "f64"]),
-            form in 0usize..7,
+            form in 0usize..8,
             (long, short, tall) in (1usize..1100, 1usize..40, proptest::prelude::any::<bool>()),
             dims in (1usize..20, 1usize..10, 1usize..10, 1usize..40),
             pow in (2u32..6, 3u32..5, 3u32..5, 2u32..6),
@@ -808,6 +856,8 @@ mod tests {
                 2 => ("{1,0:T(8,128)}", "{0,1:T(8,128)}"),
                 6 if ty == "u8" => ("{1,0:T(8,128)(4,1)}", "{0,1}"),
                 6 => ("{1,0:T(8,128)(2,1)}", "{0,1}"),
+                7 if ty == "u8" => ("{1,0:T(32,128)(4,1)}", "{0,1:T(32,128)(4,1)}"),
+                7 => ("{1,0:T(8,128)(2,1)}", "{0,1:T(8,128)(2,1)}"),
                 _ => ("{3,2,1,0}", "{0,1,2,3}"),
             };
             // Form 5: whole tiles (no padding), whose next tiles widen a tile's 8 rows.
