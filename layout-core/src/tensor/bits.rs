@@ -514,6 +514,9 @@ impl BitFields {
         if let Form::Lanes { wide, inner: 1 } = form {
             return self.transposed(scratch, dst, src, (d, s), reps, (a, b), wide);
         }
+        if self.dst_bits == self.src_bits && matches!(self.src_bits, 1 | 2) {
+            return self.interleaved(scratch, dst, src, (d, s), reps, (a, b), form);
+        }
         let (stream, scratch) = (scratch.stream, &mut scratch.lines.0);
         let (dst_at, src_at) = (self.dst_start + 4 * d, self.src_start + 4 * s);
         let even = |x: usize| x.is_multiple_of(2);
@@ -808,6 +811,77 @@ impl BitFields {
             }
         }
         true
+    }
+}
+
+impl BitFields {
+    /// The whole interleaving blocks `reps` of `E(2)` or `E(1)` fields on both sides (the
+    /// first at slots `(d, s)`, the others at its offsets in `reps`, bytes), through bytes: the
+    /// rows unpacked, interleaved or split as bytes, packed again. `false` (nothing done) for
+    /// other forms or rows that do not start on a byte. Measured, 64 MiB, against field by
+    /// field: u1 rows -> `T(8,128)(2,1)E(1)` 0.00 -> 0.06 of memcpy, u2 `T(32,128)(4,1)E(2)`
+    /// -> rows 0.00 -> 0.11 (bound by the unpacking and packing of short rows).
+    #[allow(clippy::too_many_arguments)]
+    fn interleaved(
+        &self,
+        scratch: &mut Scratch,
+        dst: &mut [u8],
+        src: &[u8],
+        (d, s): (usize, usize),
+        reps: Runs,
+        (a, b): (&Loop, &Loop),
+        form: &Form,
+    ) -> bool {
+        let bits = self.src_bits;
+        let (dst_at, src_at) = (self.dst_start + bits * d, self.src_start + bits * s);
+        let byte = |fields: usize| (fields * bits).is_multiple_of(8);
+        let (bytes, out) = (
+            scratch.lines.0.as_flattened_mut(),
+            scratch.out.0.as_flattened_mut(),
+        );
+        let n = a.size * b.size;
+        if !dst_at.is_multiple_of(8) || !src_at.is_multiple_of(8) || n > bytes.len() {
+            return false;
+        }
+        let (bytes, out) = (&mut bytes[..n], &mut out[..n]);
+        let first = (dst_at / 8, src_at / 8);
+        match form {
+            // `a.size` source rows of `b.size` fields into one run.
+            Form::Zip if byte(a.src) && byte(b.size) => {
+                let (rows, len) = (a.size, b.size);
+                reps.each(|d, s| {
+                    let (d, s) = (first.0 + d, first.1 + s);
+                    for (x, row) in bytes.chunks_exact_mut(len).enumerate() {
+                        unpack_fields(
+                            bits,
+                            row,
+                            &src[s + x * a.src * bits / 8..][..len * bits / 8],
+                        );
+                    }
+                    interleave(out, bytes, rows, len);
+                    pack_fields(bits, &mut dst[d..][..n * bits / 8], out);
+                });
+                true
+            }
+            // One source run into `b.size` destination rows of `a.size` fields.
+            Form::Unzip if byte(b.dst) && byte(a.size) => {
+                let (rows, len) = (b.size, a.size);
+                reps.each(|d, s| {
+                    let (d, s) = (first.0 + d, first.1 + s);
+                    unpack_fields(bits, bytes, &src[s..][..n * bits / 8]);
+                    interleave(out, bytes, len, rows);
+                    for (y, row) in out.chunks_exact(len).enumerate() {
+                        pack_fields(
+                            bits,
+                            &mut dst[d + y * b.dst * bits / 8..][..len * bits / 8],
+                            row,
+                        );
+                    }
+                });
+                true
+            }
+            _ => false,
+        }
     }
 }
 

@@ -348,7 +348,8 @@ impl CopyPlan {
                     let words = s.bits == d.bits && matches!(s.bits, 8 | 16 | 32 | 64 | 128);
                     // Slots of whole bytes; `E(4)` fields on both sides (their interleaves
                     // and transposes go through bytes); `E(2)` and `E(1)` as bytes, for
-                    // transposes only; other bit fields element by element around runs.
+                    // their interleaves and transposes only; other bit fields element by
+                    // element around runs.
                     let bits = match (s.bits, d.bits) {
                         _ if words => s.bits,
                         (4, 4) => 4,
@@ -356,14 +357,14 @@ impl CopyPlan {
                         _ => 0,
                     };
                     let nest = Nest::new(loops.clone(), dst.dims().to_vec(), bits);
-                    let transposes = matches!(
+                    let blocks = matches!(
                         nest.kernel,
                         Kernel::Block {
-                            form: Form::Lanes { .. },
+                            form: Form::Lanes { .. } | Form::Zip | Form::Unzip,
                             ..
                         }
                     );
-                    let nest = if s.bits < 4 && !transposes {
+                    let nest = if s.bits < 4 && !blocks {
                         Nest::new(loops, dst.dims().to_vec(), 0)
                     } else {
                         nest
@@ -794,6 +795,9 @@ mod tests {
             ("s4[30,100]{1,0:E(4)}", "s4[30,100]{0,1:E(4)}"),
             ("u2[128,256]{1,0:E(2)}", "u2[128,256]{0,1:E(2)}"),
             ("u1[256,512]{1,0:E(1)}", "u1[256,512]{0,1:E(1)}"),
+            ("u1[64,256]{1,0:E(1)}", "u1[64,256]{1,0:T(8,128)(2,1)E(1)}"),
+            ("u2[64,256]{1,0:E(2)}", "u2[64,256]{1,0:T(32,128)(4,1)E(2)}"),
+            ("u2[30,300]{1,0:E(2)}", "u2[30,300]{1,0:T(8,128)(2,1)E(2)}"),
             ("s4[16,256]{1,0:E(4)}", "s4[16,256]{1,0:T(8,128)E(4)}"),
         ];
         for avx2 in [true, false] {
