@@ -155,6 +155,16 @@ def main():
         tiled,
         lambda: np.copyto(column_major, tiled.transpose(1, 3, 0, 2, 4)),
     )
+    # The same tiles as (r/128, r%128/8, c/128, r%8/2, c%128/8, c%8/2, c%2, r%2), to
+    # {0,1:T(8,128)(2,1)}: (c/128, c%128/8, r/128, c%8/2, r%128/8, r%8/2, r%2, c%2).
+    split = tiled.reshape(32, 16, 64, 4, 16, 4, 2, 2)
+    transposed_tiles = np.empty((64, 16, 32, 4, 16, 4, 2, 2), dtype=np.uint16)
+    timed(
+        "bf16 T(8,128)(2,1) -> {0,1:T(8,128)(2,1)}",
+        tiled.nbytes,
+        tiled,
+        lambda: np.copyto(transposed_tiles, split.transpose(2, 4, 0, 5, 1, 3, 7, 6)),
+    )
     case("c128 rows -> T(8,128)", np.complex128, (1024, 4096), *tiles_2d(1024, 4096, 8, 128))
     case("f32 2-D transpose {1,0} -> {0,1}", np.float32, (4096, 4096), (4096, 4096), (1, 0))
     case("f32 4-D reversal {3,2,1,0} -> {0,1,2,3}", np.float32, (64,) * 4, (64,) * 4, (3, 2, 1, 0))
