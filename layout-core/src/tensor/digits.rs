@@ -278,7 +278,9 @@ fn grouped(loops: &[Loop], dims: &[usize], per: usize) -> Option<Vec<Loop>> {
     let unit = loops.iter().position(|l| (l.dst, l.src) == (1, 1))?;
     let u = loops[unit];
     let whole = |n: usize| n.is_multiple_of(per);
-    if u.mult != 1 || !whole(u.size) || !whole(dims[u.dim]) {
+    // The run's digit is the lowest of its dimension but for the fields packed into its slot
+    // (`mult`): a group is `mult · per` of the dimension's indices.
+    if !whole(u.size) || !dims[u.dim].is_multiple_of(u.mult * per) {
         return None;
     }
     let grouped: Option<Vec<Loop>> = loops
@@ -288,7 +290,7 @@ fn grouped(loops: &[Loop], dims: &[usize], per: usize) -> Option<Vec<Loop>> {
             if k == unit {
                 Some(Loop {
                     size: l.size / per,
-                    mult: per,
+                    mult: l.mult * per,
                     ..*l
                 })
             } else if whole(l.dst) && whole(l.src) {
