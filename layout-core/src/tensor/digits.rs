@@ -214,15 +214,17 @@ pub(crate) fn packed_as_bytes(loops: &[Loop], dims: &[usize], bits: usize) -> Op
 /// The loops of a copy of slots of `width` bytes as loops of wider slots, when the copy
 /// moves runs of a few slots whole on both sides: the loop of unit stride on both sides
 /// (pairs of `(2,1)` sub-tiles, or `(4,1)` and `(8,1)` groups of bytes) becomes one slot of
-/// at most 16 bytes, with the loops' width. A transpose of sub-tiled data (`T(8,128)(2,1)` ->
+/// at most 8 bytes, with the loops' width. A transpose of sub-tiled data (`T(8,128)(2,1)` ->
 /// `{0,1}`) then moves 4-byte slots in vector blocks, not 2-byte runs one by one (measured,
 /// 64 MiB: bf16 `T(8,128)(2,1)` -> `{0,1}` 0.04 -> 0.77 of memcpy, u8 `T(8,128)(4,1)` ->
-/// `{0,1:T(8,128)}` 0.04 -> 0.88, f32 `T(8,128)(2,1)` -> `{0,1}` 0.21 -> 0.74-0.83). `None`
+/// `{0,1:T(8,128)}` 0.04 -> 0.88, f32 `T(8,128)(2,1)` -> `{0,1}` 0.21 -> 0.74-0.83; u8 rows
+/// -> `T(8,8)`, rows of one slot, 0.64 -> 1.4). Runs of 16 bytes stay runs: as 16-byte slots
+/// they measured slower (u1 rows -> `T(8,128)E(1)`, 8 MiB, 0.52-0.56 -> 0.37-0.39). `None`
 /// where there is no such loop.
 pub(crate) fn widened(loops: &[Loop], dims: &[usize], width: usize) -> Option<(Vec<Loop>, usize)> {
     let unit = loops.iter().find(|l| (l.dst, l.src) == (1, 1))?;
     let per = unit.size;
-    (per.is_power_of_two() && per > 1 && per * width <= 16)
+    (per.is_power_of_two() && per > 1 && per * width <= 8)
         .then(|| grouped(loops, dims, per))
         .flatten()
         .map(|loops| (loops, per * width))
