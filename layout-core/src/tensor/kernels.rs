@@ -147,9 +147,10 @@ fn block<W: Word<N>, const N: usize, const A: usize, const B: usize>(
 
 /// `reps` blocks of `at.sides.1` destination rows of `at.sides.0` slots, from as many
 /// source rows of as many slots: sub-blocks of `M × M` slots (`M · N` = 16 bytes, one
-/// vector per row) transposed by `log2 M` rounds of [`lanes::shuffle`], then stored in place,
-/// or, when the copy streams and the destination rows are whole lines (up to four a row),
-/// streamed.
+/// vector per row) transposed by `log2 M` rounds of [`lanes::shuffle`] (and each slot, a
+/// `K × K` block of elements, transposed within by [`lanes::transpose_slots`] when `K` > 1),
+/// then stored in place, or, when the copy streams and the destination rows are whole lines
+/// (up to four a row), streamed.
 #[inline(never)]
 fn lanes<const N: usize, const M: usize, const K: usize>(
     dst: &mut [[u8; N]],
@@ -678,7 +679,8 @@ pub(crate) fn stream_transposed_bytes(
 
 /// Two groups of the vector transpose side by side in AVX2 registers: the `M` source rows
 /// at bytes `lo[i]` of `s` and the `M` at bytes `hi[i]`, transposed into `M` destination
-/// rows of 32 bytes each (the first group's 16 then the second's).
+/// rows of 32 bytes each (the first group's 16 then the second's), each slot transposed
+/// within as a `K × K` block when `K` > 1.
 ///
 /// # Safety
 /// Every `lo[i] + 16` and `hi[i] + 16 <= s.len()`; the CPU has AVX2.
@@ -724,8 +726,9 @@ fn groups<const FIXED: usize>(
 
 /// One group of the vector transpose: `M` source rows of one vector each, from byte `f`
 /// of `s` and `f_row` bytes apart, transposed by `log2 M` rounds of [`lanes::shuffle`] into
-/// `M` destination rows of one vector each, from byte `o` of `out` and `o_row` apart; with
-/// non-temporal stores if `STREAM`.
+/// `M` destination rows of one vector each, from byte `o` of `out` and `o_row` apart (each
+/// slot transposed within as a `K × K` block when `K` > 1); with non-temporal stores if
+/// `STREAM`.
 ///
 /// # Safety
 /// `f + (M - 1)·f_row + 16 <= s.len()` and `o + (M - 1)·o_row + 16 <= out.len()`; if
@@ -1314,19 +1317,11 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
     }
 }
 
-/// `slot` as a `k × k` block of elements transposed (`lanes::transpose_slots` for one slot):
-/// element `(i, j)`, at `i·k + j`, to `j·k + i`.
+/// `slot` as a `k × k` block of elements, transposed ([`lanes::transpose_block`]).
 fn transpose_slot<const N: usize>(slot: [u8; N], k: usize) -> [u8; N] {
-    if k == 1 {
-        return slot;
-    }
-    let e = N / (k * k);
     let mut out = slot;
-    for i in 0..k {
-        for j in 0..k {
-            let (to, from) = ((j * k + i) * e, (i * k + j) * e);
-            out[to..to + e].copy_from_slice(&slot[from..from + e]);
-        }
+    if k > 1 {
+        lanes::transpose_block(&mut out, &slot, k);
     }
     out
 }

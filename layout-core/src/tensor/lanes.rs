@@ -322,15 +322,9 @@ mod imp {
     /// Each slot of `N` bytes as a `K × K` block of elements, transposed.
     #[inline(always)]
     pub(crate) fn transpose_slots<const N: usize, const K: usize>(v: V) -> V {
-        let e = N / (K * K);
         let mut o = v.0;
-        for slot in (0..16).step_by(N) {
-            for i in 0..K {
-                for j in 0..K {
-                    let (to, from) = (slot + (j * K + i) * e, slot + (i * K + j) * e);
-                    o[to..to + e].copy_from_slice(&v.0[from..from + e]);
-                }
-            }
+        for (to, from) in o.chunks_exact_mut(N).zip(v.0.chunks_exact(N)) {
+            super::transpose_block(to, from, K);
         }
         V(o)
     }
@@ -423,6 +417,19 @@ pub(crate) use imp::{
     V, crumbs_apart, crumbs_together, halves, load, low_bits, nibbles_apart, nibbles_together,
     sign_crumbs, sign_nibbles, store, swap_nibbles,
 };
+
+/// `from` as a `k × k` block of elements of `from.len() / k²` bytes, transposed into `to`
+/// (element `(i, j)`, at `i·k + j`, to `j·k + i`): one slot of [`transpose_slots`].
+#[inline(always)]
+pub(crate) fn transpose_block(to: &mut [u8], from: &[u8], k: usize) {
+    let e = from.len() / (k * k);
+    for i in 0..k {
+        for j in 0..k {
+            let (t, f) = ((j * k + i) * e, (i * k + j) * e);
+            to[t..t + e].copy_from_slice(&from[f..f + e]);
+        }
+    }
+}
 
 /// Each slot of `N` bytes of `v` as a `K × K` block of elements of `N / K²` bytes (element
 /// `(i, j)` at `i·K + j`), transposed (element `(i, j)` to `j·K + i`): the blocks of two
