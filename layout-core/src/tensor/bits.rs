@@ -64,6 +64,17 @@ fn write(bytes: &mut [u8], start: usize, bits: usize, v: u128) {
     }
 }
 
+/// Whole blocks of a leaf, the first at slots `at` (destination, source), the others at its
+/// offsets in `reps` (bytes), of sides `a` (destination-contiguous) and `b` and form `form`.
+#[derive(Clone, Copy)]
+struct Whole<'a> {
+    at: (usize, usize),
+    reps: Runs,
+    a: &'a Loop,
+    b: &'a Loop,
+    form: &'a Form,
+}
+
 /// The working memory of the block kernels (a block's rows, and for transposes its
 /// transposed rows), and whether they stream.
 struct Scratch {
@@ -397,7 +408,14 @@ pub(crate) fn copy(
                         outer: (leaf.n, gd, gs),
                         ..Runs::row(i.size, dst_step, src_step)
                     };
-                    if fields.whole_blocks(scratch, dst, src, leaf.at, reps, (a, b), form) {
+                    let whole = Whole {
+                        at: leaf.at,
+                        reps,
+                        a,
+                        b,
+                        form,
+                    };
+                    if fields.whole_blocks(scratch, dst, src, whole) {
                         return;
                     }
                 }
@@ -460,7 +478,14 @@ impl BitFields {
                 leaf.step.dst * self.dst_bits / 8,
                 leaf.step.src * self.src_bits / 8,
             );
-            if n > 0 && self.whole_blocks(scratch, dst, src, offsets(leaf, k), reps, (a, b), form) {
+            let whole = Whole {
+                at: offsets(leaf, k),
+                reps,
+                a,
+                b,
+                form,
+            };
+            if n > 0 && self.whole_blocks(scratch, dst, src, whole) {
                 k += n;
                 continue;
             }
@@ -499,24 +524,28 @@ impl BitFields {
     /// where the rows are whole vectors, else through bytes (the rows unpacked into bytes,
     /// interleaved or split as bytes, packed again). `false` (nothing done) for other fields,
     /// forms or blocks that do not start on a byte.
-    #[allow(unsafe_code, clippy::too_many_arguments)]
+    #[allow(unsafe_code)]
     #[inline]
     fn whole_blocks(
         &self,
         scratch: &mut Scratch,
         dst: &mut [u8],
         src: &[u8],
-        (d, s): (usize, usize),
-        reps: Runs,
-        (a, b): (&Loop, &Loop),
-        form: &Form,
+        whole: Whole<'_>,
     ) -> bool {
-        if let Form::Lanes { wide, inner: 1 } = form {
-            return self.transposed(scratch, dst, src, (d, s), reps, (a, b), wide);
+        if let Form::Lanes { wide, inner: 1 } = whole.form {
+            return self.transposed(scratch, dst, src, whole, wide);
         }
         if self.dst_bits == self.src_bits && matches!(self.src_bits, 1 | 2) {
-            return self.interleaved(scratch, dst, src, (d, s), reps, (a, b), form);
+            return self.interleaved(scratch, dst, src, whole);
         }
+        let Whole {
+            at: (d, s),
+            reps,
+            a,
+            b,
+            form,
+        } = whole;
         let (stream, scratch) = (scratch.stream, &mut scratch.lines.0);
         let (dst_at, src_at) = (self.dst_start + 4 * d, self.src_start + 4 * s);
         let even = |x: usize| x.is_multiple_of(2);
@@ -695,17 +724,21 @@ impl BitFields {
     /// against field by field: s4 `{1,0:E(4)}` -> `{0,1:E(4)}` 0.01 -> 0.48-0.53 of memcpy,
     /// `{1,0:T(8,128)E(4)}` -> `{0,1:T(8,128)E(4)}` 0.01 -> 0.44-0.48, u2 0.00 -> 0.05, u1
     /// 0.00 -> 0.03 (the last two bound by the unpacking; none yet at memory speed).
-    #[allow(clippy::too_many_arguments)]
     fn transposed(
         &self,
         scratch: &mut Scratch,
         dst: &mut [u8],
         src: &[u8],
-        (d, s): (usize, usize),
-        reps: Runs,
-        (a, b): (&Loop, &Loop),
+        whole: Whole<'_>,
         &[wa, wb]: &[Loop; 2],
     ) -> bool {
+        let Whole {
+            at: (d, s),
+            reps,
+            a,
+            b,
+            ..
+        } = whole;
         let bits = self.src_bits;
         let (dst_at, src_at) = (self.dst_start + bits * d, self.src_start + bits * s);
         let byte = |fields: usize| (fields * bits).is_multiple_of(8);
@@ -821,17 +854,20 @@ impl BitFields {
     /// other forms or rows that do not start on a byte. Measured, 64 MiB, against field by
     /// field: u1 rows -> `T(8,128)(2,1)E(1)` 0.00 -> 0.06 of memcpy, u2 `T(32,128)(4,1)E(2)`
     /// -> rows 0.00 -> 0.11 (bound by the unpacking and packing of short rows).
-    #[allow(clippy::too_many_arguments)]
     fn interleaved(
         &self,
         scratch: &mut Scratch,
         dst: &mut [u8],
         src: &[u8],
-        (d, s): (usize, usize),
-        reps: Runs,
-        (a, b): (&Loop, &Loop),
-        form: &Form,
+        whole: Whole<'_>,
     ) -> bool {
+        let Whole {
+            at: (d, s),
+            reps,
+            a,
+            b,
+            form,
+        } = whole;
         let bits = self.src_bits;
         let (dst_at, src_at) = (self.dst_start + bits * d, self.src_start + bits * s);
         let byte = |fields: usize| (fields * bits).is_multiple_of(8);
