@@ -17,7 +17,9 @@
 //! hot in L1, the median of `ROUNDS` timings of 20 000 copies each.
 //!
 //! `cargo bench --bench relayout` (add `-- NAME` to run the cases whose name contains NAME);
-//! prints a markdown table.
+//! prints a markdown table. `-- --sweep` times every ordered pair of a set of layouts per
+//! element type instead (3 rounds each, lowest ratio first, about 5 minutes): the check for
+//! layout pairs that no case covers.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -336,9 +338,17 @@ fn row(name: &str, bytes: usize, p: &Paired, goal: f64) {
 
 /// A runtime case: checks the round trip, then times the copy.
 fn runtime(case: &Case, rounds: usize, flush: &[u64]) {
+    let (bytes, p) = measure(case.name, case.src, case.dst, rounds, flush);
+    row(case.name, bytes, &p, case.goal);
+}
+
+/// Checks the round trip of the copy from layout `src` to `dst` (but for sub-byte elements
+/// unpacked into bytes, which keep only their low bits when packed back), then times it:
+/// the bytes of the larger side (the memcpy's) and the medians.
+fn measure(name: &str, src: &str, dst: &str, rounds: usize, flush: &[u64]) -> (usize, Paired) {
     let (a, b) = (
-        parse_array(case.src).expect("valid source"),
-        parse_array(case.dst).expect("valid destination"),
+        parse_array(src).expect("valid source"),
+        parse_array(dst).expect("valid destination"),
     );
     let there = CopyPlan::new(&a, &b).expect("same array");
     let back = CopyPlan::new(&b, &a).expect("same array");
@@ -350,20 +360,105 @@ fn runtime(case: &Case, rounds: usize, flush: &[u64]) {
     let mut again = AlignedBuf::filled(there.src_bytes(), 0u8);
     there.copy(&src, &mut dst).expect("lengths");
     back.copy(&dst, &mut again).expect("lengths");
-    if !case.name.contains("bytes ->") {
-        // (Sub-byte elements in bytes keep only their low bits when packed: no round trip.)
-        assert!(
-            *again == *src,
-            "{}: the round trip changed the data",
-            case.name
-        );
+    if !name.contains("bytes ->") {
+        // (Sub-byte elements in bytes keep only their low bits when packed: no round trip.
+        // No layout here pads, so every source byte is an element's.)
+        assert!(*again == *src, "{name}: the round trip changed the data");
     }
     // The memcpy of the larger side: unpacking writes more bytes than it reads.
     let larger = there.src_bytes().max(there.dst_bytes());
     let p = paired(rounds, larger, flush, &mut || {
         there.copy(black_box(&src), &mut dst).expect("lengths");
     });
-    row(case.name, larger, &p, case.goal);
+    (larger, p)
+}
+
+/// Layouts whose every ordered pair `--sweep` times, per element type and dims: plain and
+/// transposed, tiled and transposed tiles, sub-tiles, packed.
+const SWEEP: &[(&str, &str, &[&str])] = &[
+    (
+        "u8",
+        "[8192,8192]",
+        &[
+            "{1,0}",
+            "{0,1}",
+            "{1,0:T(8,128)}",
+            "{0,1:T(8,128)}",
+            "{1,0:T(32,128)(4,1)}",
+            "{0,1:T(32,128)(4,1)}",
+            "{1,0:T(8,128)(8,1)}",
+        ],
+    ),
+    (
+        "bf16",
+        "[4096,8192]",
+        &[
+            "{1,0}",
+            "{0,1}",
+            "{1,0:T(8,128)}",
+            "{0,1:T(8,128)}",
+            "{1,0:T(8,128)(2,1)}",
+            "{0,1:T(8,128)(2,1)}",
+            "{1,0:T(16,128)(2,1)}",
+        ],
+    ),
+    (
+        "f32",
+        "[4096,4096]",
+        &[
+            "{1,0}",
+            "{0,1}",
+            "{1,0:T(8,128)}",
+            "{0,1:T(8,128)}",
+            "{1,0:T(8,128)(2,1)}",
+        ],
+    ),
+    (
+        "f64",
+        "[2048,4096]",
+        &["{1,0}", "{0,1}", "{1,0:T(8,128)}", "{0,1:T(8,128)}"],
+    ),
+    (
+        "s4",
+        "[8192,16384]",
+        &[
+            "{1,0:E(4)}",
+            "{0,1:E(4)}",
+            "{1,0:T(8,128)E(4)}",
+            "{0,1:T(8,128)E(4)}",
+            "{1,0:T(8,128)(2,1)E(4)}",
+            "{1,0:T(32,128)(4,1)E(4)}",
+        ],
+    ),
+    (
+        "u2",
+        "[8192,16384]",
+        &[
+            "{1,0:E(2)}",
+            "{0,1:E(2)}",
+            "{1,0:T(8,128)E(2)}",
+            "{1,0:T(8,128)(2,1)E(2)}",
+        ],
+    ),
+];
+
+/// `--sweep`: every ordered pair of [`SWEEP`]'s layouts, lowest ratio first, the pairs below
+/// 0.5 of memcpy marked: where the next relayout cliff would show.
+fn sweep(rounds: usize, flush: &[u64]) {
+    let mut rows = Vec::new();
+    for (ty, dims, layouts) in SWEEP {
+        for a in *layouts {
+            for b in layouts.iter().filter(|b| *b != a) {
+                let (src, dst) = (format!("{ty}{dims}{a}"), format!("{ty}{dims}{b}"));
+                let (bytes, p) = measure(&src, &src, &dst, rounds, flush);
+                rows.push((format!("{src} -> {b}"), bytes, p));
+            }
+        }
+    }
+    rows.sort_by(|x, y| x.2.ratio.total_cmp(&y.2.ratio));
+    for (name, bytes, p) in &rows {
+        row(name, *bytes, p, 0.5);
+    }
 }
 
 /// The transpose a user would write by hand: 32×32 blocks of an `n × n` f32 matrix, row by
@@ -488,6 +583,9 @@ fn main() {
 
     println!("\n| relayout | MiB | ours GB/s | memcpy GB/s | ours / memcpy | goal |");
     println!("|---|---|---|---|---|---|");
+    if args.iter().any(|a| a == "--sweep") {
+        return sweep(rounds.min(3), &flush);
+    }
     for case in CASES.iter().filter(|c| wanted(c.name)) {
         runtime(case, rounds, &flush);
     }
