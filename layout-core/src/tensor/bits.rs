@@ -521,9 +521,8 @@ impl BitFields {
     /// The whole blocks `reps`, the first at slots `(d, s)`, the others at its offsets in
     /// `reps` (bytes): transposing blocks of fields of 1, 2 or 4 bits through
     /// [`Self::transposed`]; interleaving blocks of `E(4)` fields on both sides in registers
-    /// where the rows are whole vectors, else through bytes (the rows unpacked into bytes,
-    /// interleaved or split as bytes, packed again). `false` (nothing done) for other fields,
-    /// forms or blocks that do not start on a byte.
+    /// where the rows are whole vectors, the others through bytes ([`Self::interleaved`]).
+    /// `false` (nothing done) for other fields, forms or blocks that do not start on a byte.
     #[allow(unsafe_code)]
     #[inline]
     fn whole_blocks(
@@ -536,9 +535,6 @@ impl BitFields {
         if let Form::Lanes { wide, inner: 1 } = whole.form {
             return self.transposed(scratch, dst, src, whole, wide);
         }
-        if self.dst_bits == self.src_bits && matches!(self.src_bits, 1 | 2) {
-            return self.interleaved(scratch, dst, src, whole);
-        }
         let Whole {
             at: (d, s),
             reps,
@@ -546,21 +542,19 @@ impl BitFields {
             b,
             form,
         } = whole;
-        let (stream, scratch) = (scratch.stream, &mut scratch.lines.0);
+        let (stream, lines) = (scratch.stream, &mut scratch.lines.0);
         let (dst_at, src_at) = (self.dst_start + 4 * d, self.src_start + 4 * s);
         let even = |x: usize| x.is_multiple_of(2);
         if (self.dst_bits, self.src_bits) != (4, 4)
             || !dst_at.is_multiple_of(8)
             || !src_at.is_multiple_of(8)
         {
-            return false;
+            return self.interleaved(scratch, dst, src, whole);
         }
         // Every block's bytes from `first` plus its offsets in `reps`; the last block's the
         // largest.
         let (first, last) = ((dst_at / 8, src_at / 8), reps.last());
         let block = a.size * b.size / 2;
-        let (bytes, out) = scratch.split_at_mut(LINE / 2);
-        let (bytes, out) = (bytes.as_flattened_mut(), out.as_flattened_mut());
         #[cfg(target_arch = "x86_64")]
         let avx2 = super::avx2::available();
         #[cfg(not(target_arch = "x86_64"))]
@@ -595,7 +589,7 @@ impl BitFields {
                     }
                 }
                 // At most 8 rows of `MAX_RUN` fields: 512 bytes, gathered to be streamed.
-                let buf = &mut scratch.as_flattened_mut()[..block];
+                let buf = &mut lines.as_flattened_mut()[..block];
                 reps.each(|d, s| {
                     let rows = Rows {
                         at: first.1 + s,
@@ -620,19 +614,6 @@ impl BitFields {
                     if stream {
                         stream::copy(out, buf);
                     }
-                });
-                true
-            }
-            Form::Zip if even(a.src) && even(b.size) => {
-                let (rows, len) = (a.size, b.size);
-                reps.each(|d, s| {
-                    let (d, s) = (first.0 + d, first.1 + s);
-                    for x in 0..rows {
-                        let from = &src[s + 4 * x * a.src / 8..];
-                        unpack_nibbles(&mut bytes[x * len..][..len], from, len, false);
-                    }
-                    interleave(&mut out[..rows * len], &bytes[..rows * len], rows, len);
-                    pack_nibbles(&mut dst[d..], &out[..rows * len], rows * len);
                 });
                 true
             }
@@ -673,7 +654,7 @@ impl BitFields {
                     if stream {
                         // At most 8 rows of `MAX_RUN` fields: 512 bytes, gathered to be
                         // streamed.
-                        let buf = &mut scratch.as_flattened_mut()[..b.size * rows.len];
+                        let buf = &mut lines.as_flattened_mut()[..b.size * rows.len];
                         let packed = Rows {
                             at: 0,
                             stride: rows.len,
@@ -689,20 +670,7 @@ impl BitFields {
                 });
                 true
             }
-            Form::Unzip if even(b.dst) && even(a.size) => {
-                let (rows, len) = (b.size, a.size);
-                reps.each(|d, s| {
-                    let (d, s) = (first.0 + d, first.1 + s);
-                    unpack_nibbles(&mut bytes[..rows * len], &src[s..], rows * len, false);
-                    interleave(&mut out[..rows * len], &bytes[..rows * len], len, rows);
-                    for y in 0..rows {
-                        let to = &mut dst[d + 4 * y * b.dst / 8..];
-                        pack_nibbles(to, &out[y * len..][..len], len);
-                    }
-                });
-                true
-            }
-            _ => false,
+            _ => self.interleaved(scratch, dst, src, whole),
         }
     }
 }
@@ -711,8 +679,8 @@ impl BitFields {
     /// The whole transposing blocks `reps` of fields of 1, 2 or 4 bits on both sides (the
     /// first at slots `(d, s)`, the others at its offsets in `reps`, bytes), through a page
     /// of bytes (`stage`), as many source rows at a time as fit (`chunk`): a block's source rows
-    /// (`a` continued by `wide[0]`) made into rows of bytes, transposed as bytes (16 × 16 in
-    /// registers) and copied or packed into the destination rows (`b` continued by
+    /// (`a` continued by `wide[0]`) made into rows of bytes, transposed as bytes
+    /// ([`interleave`]) and copied or packed into the destination rows (`b` continued by
     /// `wide[1]`). `E(4)` fields need no unpacking: two source rows, swapped nibble by nibble
     /// (`lanes::swap_nibbles`: the low nibbles of two bytes, then the high ones) and
     /// interleaved, are one row of bytes whose transpose is the destination's bytes; streamed,
@@ -823,7 +791,7 @@ impl BitFields {
                 {
                     continue;
                 }
-                transpose_bytes(out, stage, cols, |y| y * cols);
+                interleave(out, stage, cols, len);
                 for (y, from) in out.chunks_exact(cols).enumerate() {
                     let to = &mut dst[d0 + to(y) + x0 * bits / 8..][..part];
                     if !pairs {
@@ -848,9 +816,10 @@ impl BitFields {
 }
 
 impl BitFields {
-    /// The whole interleaving blocks `reps` of `E(2)` or `E(1)` fields on both sides (the
+    /// The whole interleaving blocks `reps` of fields of 1, 2 or 4 bits on both sides (the
     /// first at slots `(d, s)`, the others at its offsets in `reps`, bytes), through bytes: the
-    /// rows unpacked, interleaved or split as bytes, packed again. `false` (nothing done) for
+    /// rows unpacked, interleaved or split as bytes, packed again (for `E(4)`, the blocks
+    /// whose rows are not whole vectors). `false` (nothing done) for
     /// other forms or rows that do not start on a byte. Measured, 64 MiB, against field by
     /// field: u1 rows -> `T(8,128)(2,1)E(1)` 0.00 -> 0.06 of memcpy, u2 `T(32,128)(4,1)E(2)`
     /// -> rows 0.00 -> 0.11 (bound by the unpacking and packing of short rows).
@@ -876,7 +845,12 @@ impl BitFields {
             scratch.out.0.as_flattened_mut(),
         );
         let n = a.size * b.size;
-        if !dst_at.is_multiple_of(8) || !src_at.is_multiple_of(8) || n > bytes.len() {
+        if self.dst_bits != bits
+            || !matches!(bits, 1 | 2 | 4)
+            || !dst_at.is_multiple_of(8)
+            || !src_at.is_multiple_of(8)
+            || n > bytes.len()
+        {
             return false;
         }
         let (bytes, out) = (&mut bytes[..n], &mut out[..n]);
@@ -942,35 +916,6 @@ fn pack_fields(bits: usize, dst: &mut [u8], src: &[u8]) {
         _ => pack_bits(dst, src, len),
     };
     assert_eq!(done, len, "whole bytes of fields");
-}
-
-/// The `rows` rows of `from` (bytes, all of it) transposed into `out`: byte `y` of row `x`
-/// to byte `x` of row `y`, which starts at `at(y)`. By groups of 16 × 16 in registers when
-/// both sides are multiples of 16, else byte by byte.
-fn transpose_bytes(out: &mut [u8], from: &[u8], rows: usize, at: impl Fn(usize) -> usize) {
-    const M: usize = lanes::BYTES;
-    let cols = from.len() / rows;
-    assert_eq!(rows * cols, from.len(), "whole rows");
-    if rows.is_multiple_of(M) && cols.is_multiple_of(M) {
-        for gy in (0..cols).step_by(M) {
-            let to: [usize; M] = core::array::from_fn(|i| at(gy + i));
-            for gx in (0..rows).step_by(M) {
-                let mut v: [lanes::V; M] =
-                    core::array::from_fn(|i| lanes::at(from, (gx + i) * cols + gy));
-                lanes::shuffle::<1, M>(&mut v, lanes::log2(M));
-                for (v, to) in v.into_iter().zip(to) {
-                    lanes::put(v, out, to + gx);
-                }
-            }
-        }
-    } else {
-        for y in 0..cols {
-            let to = &mut out[at(y)..][..rows];
-            for (x, o) in to.iter_mut().enumerate() {
-                *o = from[x * cols + y];
-            }
-        }
-    }
 }
 
 /// One block (for the AVX2 kernels).
@@ -1169,7 +1114,8 @@ fn unzip_nibbles<const P: usize>(dst: &mut [u8], rows: Rows, from: &[u8]) {
 
 /// `out[y · rows + x] = from[x · len + y]`: `rows` rows of `len` bytes interleaved (the
 /// transpose of a `rows × len` matrix of bytes), 16 columns at a time by
-/// [`lanes::shuffle`] where `rows` is 2, 4 or 8 (or `len` is: the inverse).
+/// [`lanes::shuffle`] where `rows` is 2, 4 or 8 (or `len` is: the inverse), by blocks of
+/// 16 × 16 where both are multiples of 16.
 fn interleave(out: &mut [u8], from: &[u8], rows: usize, len: usize) {
     let done = match (rows, len) {
         (2, _) => zip_bytes::<2>(out, from, len),
@@ -1178,7 +1124,7 @@ fn interleave(out: &mut [u8], from: &[u8], rows: usize, len: usize) {
         (_, 2) => split_bytes::<2>(out, from, rows),
         (_, 4) => split_bytes::<4>(out, from, rows),
         (_, 8) => split_bytes::<8>(out, from, rows),
-        _ => false,
+        _ => transpose_blocks(out, from, rows, len),
     };
     if !done {
         for (y, o) in out.chunks_exact_mut(rows).enumerate() {
@@ -1187,6 +1133,26 @@ fn interleave(out: &mut [u8], from: &[u8], rows: usize, len: usize) {
             }
         }
     }
+}
+
+/// [`interleave`] of a multiple of 16 rows whose length is one too: blocks of 16 × 16 bytes,
+/// each transposed by four rounds of [`lanes::shuffle`]; `false` (nothing done) otherwise.
+fn transpose_blocks(out: &mut [u8], from: &[u8], rows: usize, len: usize) -> bool {
+    const M: usize = lanes::BYTES;
+    if !rows.is_multiple_of(M) || !len.is_multiple_of(M) {
+        return false;
+    }
+    for gy in (0..len).step_by(M) {
+        for gx in (0..rows).step_by(M) {
+            let mut v: [lanes::V; M] =
+                core::array::from_fn(|i| lanes::at(from, (gx + i) * len + gy));
+            lanes::shuffle::<1, M>(&mut v, lanes::log2(M));
+            for (i, v) in v.into_iter().enumerate() {
+                lanes::put(v, out, (gy + i) * rows + gx);
+            }
+        }
+    }
+    true
 }
 
 /// [`interleave`] of `A` rows whose length is a multiple of 16.

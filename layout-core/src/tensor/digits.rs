@@ -413,7 +413,7 @@ mod tests {
             Some((vec![(2, 1, 128), (2, 256, 256), (128, 2, 1)], 4))
         );
         // An odd extent ends the last pair at the edge; a transpose has no common run; runs
-        // of 128 slots are longer than a slot of 16 bytes.
+        // of 128 slots are longer than a slot of 8 bytes.
         assert_eq!(
             wider("bf16[15,256]{0,1}", "bf16[15,256]{1,0:T(8,128)(2,1)}", 2),
             None

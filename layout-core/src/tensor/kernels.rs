@@ -184,18 +184,8 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
     let w = at.wide;
     let (src_row, out_row) = (at.sa * N, at.db * N);
     let (src_rows, dst_rows) = (
-        Rows {
-            mask: w.a_lo - 1,
-            shift: w.a_lo.trailing_zeros(),
-            lo: src_row,
-            hi: w.sa_hi * N,
-        },
-        Rows {
-            mask: w.b_lo - 1,
-            shift: w.b_lo.trailing_zeros(),
-            lo: out_row,
-            hi: w.db_hi * N,
-        },
+        Rows::new(w.a_lo, src_row, w.sa_hi * N),
+        Rows::new(w.b_lo, out_row, w.db_hi * N),
     );
     let from = |x: usize| if WIDE { src_rows.at(x) } else { x * src_row };
     let to = |y: usize| if WIDE { dst_rows.at(y) } else { y * out_row };
@@ -346,15 +336,7 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
                 // in about one run in four (4-D reversal 0.22-0.36). (Unwidened blocks of
                 // 4-byte slots or wider go straight from the source, above: this way measured
                 // slower, f32 rows -> `{0,1:T(8,128)}` 0.80 -> 0.62.)
-                let mut t = Unstaged {
-                    src: (stage, 0),
-                    s: stage,
-                    buf: &mut [],
-                    sides: (a, b),
-                    from: Rows::even(src_len),
-                    to: dst_rows,
-                    ahead: 0,
-                };
+                let mut t = Unstaged::staged(stage, (a, b), dst_rows);
                 // SAFETY: the CPU has AVX2; `out` starts on a line, and block `r`'s destination
                 // rows start `r·ds + to(y)` bytes into it, a multiple of the line (`on_lines`),
                 // and are whole lines (`whole_lines`). The block's source rows are the stage's
@@ -464,6 +446,16 @@ struct Rows {
 }
 
 impl Rows {
+    /// Runs of `run` rows (a power of two) `lo` bytes apart, the runs `hi` bytes apart.
+    fn new(run: usize, lo: usize, hi: usize) -> Rows {
+        Rows {
+            mask: run - 1,
+            shift: run.trailing_zeros(),
+            lo,
+            hi,
+        }
+    }
+
     /// Rows `stride` bytes apart.
     #[cfg(target_arch = "x86_64")]
     const fn even(stride: usize) -> Rows {
@@ -525,7 +517,23 @@ struct Unstaged<'a> {
     ahead: usize,
 }
 
-impl Unstaged<'_> {
+impl<'a> Unstaged<'a> {
+    /// A block whose source rows are the rows of `stage`, one after the other (`sides.0` rows
+    /// of `sides.1` slots), and whose destination rows are `to`: for [`direct`](Self::direct),
+    /// with nothing to prefetch and no scratch.
+    #[cfg(target_arch = "x86_64")]
+    fn staged(stage: &'a [u8], sides: (usize, usize), to: Rows) -> Unstaged<'a> {
+        Unstaged {
+            src: (stage, 0),
+            s: stage,
+            buf: &mut [],
+            sides,
+            from: Rows::even(stage.len() / sides.0),
+            to,
+            ahead: 0,
+        }
+    }
+
     /// Prefetches the source rows of the next leaf's block at `at` (bytes into `s`).
     #[inline(always)]
     fn prefetch(&self, at: usize) {
@@ -653,22 +661,11 @@ pub(crate) fn stream_transposed_bytes(
     {
         return false;
     }
-    let to = Rows {
-        mask: lo_rows - 1,
-        shift: lo_rows.trailing_zeros(),
-        lo,
-        hi,
-    };
-    let stage = &stage[..rows * len];
-    let mut t = Unstaged {
-        src: (stage, 0),
-        s: stage,
-        buf: &mut [],
-        sides: (rows, len),
-        from: Rows::even(len),
-        to,
-        ahead: 0,
-    };
+    let mut t = Unstaged::staged(
+        &stage[..rows * len],
+        (rows, len),
+        Rows::new(lo_rows, lo, hi),
+    );
     // SAFETY: the CPU has AVX2 (checked); `out[lead..]` starts on a line, and destination row
     // `y` starts `at - lead + to(y)` bytes into it, a multiple of the line (checked), and is
     // `rows` bytes, whole lines (checked). The source rows are the `rows` rows of `len` bytes

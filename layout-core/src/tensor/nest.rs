@@ -602,6 +602,18 @@ mod tests {
         Nest::new(loops(&d, &s).unwrap(), d.dims().to_vec(), 8 * width)
     }
 
+    /// The sides of a nest's vector-block kernel and the loops that widen them.
+    fn vector_block_of(n: &Nest) -> (Loop, Loop, [Loop; 2]) {
+        match n.kernel {
+            Kernel::Block {
+                a,
+                b,
+                form: Form::Lanes { wide, .. },
+            } => (a, b, wide),
+            k => panic!("{k:?}"),
+        }
+    }
+
     #[test]
     fn tile_rows_are_runs() {
         let n = nest("f32[64,256]{1,0:T(8,128)}", "f32[64,256]{1,0}");
@@ -632,15 +644,10 @@ mod tests {
     #[test]
     fn tiles_of_eight_byte_rows_are_widened_vector_blocks() {
         let n = nest_of("u8[8192,8192]{1,0}", "u8[8192,8192]{0,1:T(8,128)}", 1);
-        let Kernel::Block { a, b, form } = n.kernel else {
-            panic!("{:?}", n.kernel)
-        };
+        let (a, b, [wa, wb]) = vector_block_of(&n);
         // A tile's 8 rows (128 bytes apart), half of a 16-row vector group, continued by the
         // next tiles along the destination rows (a row of 64 tiles, 64 KiB, further on) to
         // four destination lines, 256 bytes; a source line, 64 bytes, the other side.
-        let Form::Lanes { wide: [wa, wb], .. } = form else {
-            panic!("{form:?}")
-        };
         assert_eq!((a.size, a.dst, a.src), (8, 1, 128));
         assert_eq!((wa.size, wa.dst, wa.src), (32, 8, 8 * 8192));
         assert_eq!((b.size, b.dst, b.src), (64, 8192, 1));
@@ -650,16 +657,11 @@ mod tests {
     #[test]
     fn rows_into_transposed_tiles_of_bytes_widen_the_source_side() {
         let n = nest_of("u8[8192,4096]{0,1:T(8,128)}", "u8[8192,4096]{1,0}", 1);
-        let Kernel::Block { a, b, form } = n.kernel else {
-            panic!("{:?}", n.kernel)
-        };
+        let (a, b, [wa, wb]) = vector_block_of(&n);
         // The mirror of the case above: 64 source rows (4096 bytes apart) give a destination
         // line, a tile row's half; the tile's 8 rows (128 bytes apart) read 8 bytes of each
         // source row, continued by the next 7 tiles along the source rows (64 tiles of 128
         // wide, 64 KiB, further on in the destination) to a source line.
-        let Form::Lanes { wide: [wa, wb], .. } = form else {
-            panic!("{form:?}")
-        };
         assert_eq!((a.size, a.dst, a.src), (64, 1, 4096));
         assert_eq!(wa, ONCE);
         assert_eq!((b.size, b.dst, b.src), (8, 128, 1));
@@ -669,15 +671,10 @@ mod tests {
     #[test]
     fn transposes_are_blocks() {
         let n = nest("f32[64,64,64,64]{0,1,2,3}", "f32[64,64,64,64]{3,2,1,0}");
-        let Kernel::Block { a, b, form } = n.kernel else {
-            panic!("{:?}", n.kernel)
-        };
+        let (a, b, [wa, wb]) = vector_block_of(&n);
         // 16×16 f32 blocks: one 64-byte line a side, transposed a vector at a time; the
         // destination rows (1 MiB apart) widened to four lines, the whole of dim 0, by the
         // blocks that follow along it; the loop over blocks along the source's rows innermost.
-        let Form::Lanes { wide: [wa, wb], .. } = form else {
-            panic!("{form:?}")
-        };
         assert_eq!((a.size, b.size), (16, 16));
         assert_eq!((wa.size, wa.dst, wa.src), (4, 16, 16 * 64 * 64 * 64));
         assert_eq!(wb, ONCE);
