@@ -1,7 +1,7 @@
 //! An owned, 64-byte-aligned buffer of `Copy` values: the storage of a `Tensor`.
 #![allow(unsafe_code)]
 
-use alloc::alloc::{Layout as AllocLayout, alloc, dealloc, handle_alloc_error};
+use alloc::alloc::{Layout as AllocLayout, alloc, alloc_zeroed, dealloc, handle_alloc_error};
 use core::ptr::NonNull;
 
 /// The alignment of every tensor buffer, in bytes: a cache line and an AVX-512 vector.
@@ -88,6 +88,28 @@ impl<T: Copy> AlignedBuf<T> {
         let mut b = Self::filled(values.len(), T::default());
         b.copy_from_slice(values);
         b
+    }
+}
+
+impl AlignedBuf<u8> {
+    /// A buffer of `len` zero bytes, or `None` where the allocator has no room (or `len`
+    /// bytes overflow `isize::MAX`): for scratch space a copy can do without. Zeroed pages
+    /// come from the allocator as they are, not written over.
+    pub(crate) fn try_zeroed(len: usize) -> Option<Self> {
+        if len == 0 {
+            return Some(AlignedBuf {
+                ptr: NonNull::dangling(),
+                len,
+            });
+        }
+        let layout = AllocLayout::array::<u8>(len)
+            .and_then(|l| l.align_to(BUFFER_ALIGN))
+            .ok()?;
+        // SAFETY: `layout` has a non-zero size (`len > 0` bytes).
+        let raw = unsafe { alloc_zeroed(layout) };
+        // (`alloc_layout(len)` is this layout again, for `dealloc` in `drop`; every byte is
+        // initialised, to zero.)
+        NonNull::new(raw).map(|ptr| AlignedBuf { ptr, len })
     }
 }
 

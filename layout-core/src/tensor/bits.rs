@@ -350,29 +350,25 @@ fn unpack<const P: usize>(dst: &mut [u8], src: &[u8], len: usize, sign: bool) ->
     n * P
 }
 
-/// Copies the part `parts` of `nest` from `src` into `dst`, stored as `fields` says; the
-/// interleaving kernels of `E(4)` fields with non-temporal stores if `stream`.
+/// Copies the steps `slice` of `nest` (see [`Nest::walk_from`]) from `src` into `dst`,
+/// stored as `fields` says (offsets in fields, counted from `slice.origin`); the interleaving
+/// kernels of `E(4)` fields with non-temporal stores if `stream`.
 pub(crate) fn copy(
     nest: &Nest,
     fields: &BitFields,
     dst: &mut [u8],
     src: &[u8],
-    parts: Range<usize>,
+    slice: &Slice,
     stream: bool,
 ) {
-    let slice = Slice {
-        depth: 0,
-        steps: parts,
-        origin: 0,
-    };
     match &nest.kernel {
-        Kernel::Element => nest.walk_from(&slice, &mut |leaf: &Leaf<'_>| {
+        Kernel::Element => nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
                 let (d, s) = offsets(leaf, k);
                 fields.element(dst, src, d, s);
             }
         }),
-        Kernel::Run(run) => nest.walk_from(&slice, &mut |leaf: &Leaf<'_>| {
+        Kernel::Run(run) => nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
                 let (d, s) = offsets(leaf, k);
                 let len = nest.count(run, Nest::at_step(leaf, run.dim, k));
@@ -437,9 +433,9 @@ pub(crate) fn copy(
             };
             let clips = nest.outer.iter().chain([a, b]).any(|l| l.clip);
             if clips {
-                nest.walk_from(&slice, &mut |leaf: &Leaf<'_>| blocks(leaf, None));
+                nest.walk_from(slice, &mut |leaf: &Leaf<'_>| blocks(leaf, None));
             } else {
-                nest.walk_pairs_from(&slice, &mut blocks);
+                nest.walk_pairs_from(slice, &mut blocks);
             }
         }
     }

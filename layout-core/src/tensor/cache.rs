@@ -14,6 +14,7 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 use super::relayout::CopyPlan;
 use super::words;
 use crate::index::Plan;
+use crate::model::ArrayShape;
 use crate::typed::Layout;
 
 struct Entry {
@@ -96,27 +97,28 @@ pub(crate) fn get(key: TypeId, build: impl FnOnce() -> CopyPlan) -> &'static Cop
     }
 }
 
-/// Copies every element of `src` (layout `S`, plan `sp`) into `dst` (layout `D`, plan `dp`).
+/// Copies every element of `src` (layout `S`) into `dst` (layout `D`); `plans` gives both
+/// sides' shapes and plans, the destination's first.
 /// When both layouts are static (`cached`), the copy plan of the pair is built on first use
 /// and kept, and the plans are not built again; dynamic layouts compile a plan per call for
 /// their extents.
 pub(crate) fn copy<D: Layout, S: Layout<Elem = D::Elem>>(
     dst: &mut [D::Word],
     src: &[S::Word],
-    plans: impl Fn() -> (Plan, Plan),
+    plans: impl Fn() -> ((ArrayShape, Plan), (ArrayShape, Plan)),
     cached: bool,
 ) {
     let same_words = TypeId::of::<D::Word>() == TypeId::of::<S::Word>();
     if let (Some(s), Some(d)) = (words::bytes(src), words::bytes_mut(dst, same_words)) {
         let build = || {
-            let (dp, sp) = plans();
-            CopyPlan::from_plans(&sp, &dp, D::ELEMENT_TYPE)
+            let ((ds, dp), (ss, sp)) = plans();
+            CopyPlan::from_plans((&ss, &sp), (&ds, &dp))
         };
         if cached {
             let plan = get(TypeId::of::<(D, S)>(), build);
             return plan.run(s, d, 0..plan.parts());
         }
-        let (dp, sp) = plans();
+        let ((ds, dp), (ss, sp)) = plans();
         if dp.elements() == 0 {
             return;
         }
@@ -124,11 +126,11 @@ pub(crate) fn copy<D: Layout, S: Layout<Elem = D::Elem>>(
             // Same offsets for every element: copy every slot, padding included.
             return d.copy_from_slice(s);
         }
-        let plan = build();
+        let plan = CopyPlan::from_plans((&ss, &sp), (&ds, &dp));
         return plan.run(s, d, 0..plan.parts());
     }
     // Element types outside the crate's (a user's `ElementType`): through their values.
-    let (dp, sp) = plans();
+    let ((_, dp), (_, sp)) = plans();
     for (d, s) in dp.logical_offsets().zip(sp.logical_offsets()) {
         D::store(dst, d, S::load(src, s));
     }

@@ -46,6 +46,8 @@ use core::any::TypeId;
 
 #[cfg(feature = "ndarray")]
 use crate::index::LogicalOffsets;
+use crate::index::Plan;
+use crate::model::ArrayShape;
 use crate::typed::{
     DimsError, DynArray, DynExtents, ElementType, Layout, SameArrayAs, Sizes, Static, StaticLayout,
     StorageKind,
@@ -767,7 +769,11 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
             });
         }
         let (de, se) = (self.extents, src.extents);
-        let plans = || (L::plan_in(&de), L2::plan_in(&se));
+        let side = |shape: ArrayShape| match Plan::new(&shape) {
+            Ok(plan) => (shape, plan),
+            Err(e) => unreachable!("extents are checked when they are made: {e}"),
+        };
+        let plans = || (side(L::array_shape_in(&de)), side(L2::array_shape_in(&se)));
         let cached = TypeId::of::<L::Extents>() == TypeId::of::<Static>()
             && TypeId::of::<L2::Extents>() == TypeId::of::<Static>();
         cache::copy::<L, L2>(self.as_mut_slice(), src.as_slice(), plans, cached);

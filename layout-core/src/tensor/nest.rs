@@ -46,7 +46,7 @@ pub(crate) enum Kernel {
 impl Kernel {
     /// Slots consecutive in the source and in the destination that one step of the kernel
     /// moves (its rows' lengths).
-    fn rows(&self) -> (usize, usize) {
+    pub(crate) fn rows(&self) -> (usize, usize) {
         match *self {
             Kernel::Element => (1, 1),
             Kernel::Run(l) => (l.size, l.size),
@@ -91,11 +91,22 @@ pub(crate) struct Nest {
 }
 
 /// Which steps of a nest a walk takes: steps `steps` of the loop at `depth` (outermost 0),
-/// all steps of the others; destination offsets counted from slot `origin`.
+/// all steps of the others; offsets counted from slots `origin` (destination, source).
 pub(crate) struct Slice {
     pub(crate) depth: usize,
     pub(crate) steps: Range<usize>,
-    pub(crate) origin: usize,
+    pub(crate) origin: (usize, usize),
+}
+
+impl Slice {
+    /// Steps `steps` of the outermost loop, offsets counted from the buffers' starts.
+    pub(crate) fn outer(steps: Range<usize>) -> Slice {
+        Slice {
+            depth: 0,
+            steps,
+            origin: (0, 0),
+        }
+    }
 }
 
 /// One call of the kernel loop: `n` steps of `step` from the offsets `at` (destination,
@@ -414,7 +425,14 @@ impl Nest {
     /// destination most, if it moves it more than all other loops together (so that its
     /// step `k` writes only slots `k · stride ..= (k + 1) · stride - 1`).
     pub(crate) fn split_loop(&self) -> Option<(usize, usize)> {
-        let depth = (0..self.outer.len()).max_by_key(|&k| self.outer[k].dst)?;
+        self.dominant(|l| l.dst)
+    }
+
+    /// The loop that moves one side (`side` gives a loop's stride there) most, if it moves
+    /// it more than all other loops together, with that stride: its step `k` reaches only
+    /// slots `k · stride ..= (k + 1) · stride - 1` of that side.
+    pub(crate) fn dominant(&self, side: impl Fn(&Loop) -> usize) -> Option<(usize, usize)> {
+        let depth = (0..self.outer.len()).max_by_key(|&k| side(&self.outer[k]))?;
         let kernel = match self.kernel {
             Kernel::Element => [ONCE; 4],
             Kernel::Run(l) => [l, ONCE, ONCE, ONCE],
@@ -426,10 +444,16 @@ impl Nest {
         let others = self.outer.iter().enumerate().filter(|&(k, _)| k != depth);
         let mut reach = 0usize;
         for l in others.map(|(_, l)| l).chain(&kernel) {
-            reach = reach.checked_add((l.size - 1).checked_mul(l.dst)?)?;
+            reach = reach.checked_add((l.size - 1).checked_mul(side(l))?)?;
         }
-        let stride = self.outer[depth].dst;
+        let stride = side(&self.outer[depth]);
         (reach < stride).then_some((depth, stride))
+    }
+
+    /// The nest with its loop at `depth` moved outermost (the same slots, in another order).
+    pub(crate) fn outermost(&mut self, depth: usize) {
+        let l = self.outer.remove(depth);
+        self.outer.insert(0, l);
     }
 
     /// Calls `leaf` for every run of the kernel loop, over the steps `slice.steps` of the
@@ -519,8 +543,8 @@ impl Nest {
                 leaf(&Leaf {
                     base,
                     at: (
-                        at.0 + steps.start * last.dst - slice.origin,
-                        at.1 + steps.start * last.src,
+                        at.0 + steps.start * last.dst - slice.origin.0,
+                        at.1 + steps.start * last.src - slice.origin.1,
                     ),
                     step: *last,
                     n: steps.len(),

@@ -13,9 +13,15 @@
 //! runs a byte at a time). Pairs whose offsets are not linear in common digits (a sub-tile
 //! that does not divide its tile) are copied element by element in logical order.
 //!
+//! Where the one-step copy would move less than a vector a side per kernel step (a sub-tile
+//! and a transpose at once, or sub-tiles of two sizes, between packed fields or bytes), the
+//! copy goes through an intermediate layout: one layout's tiling without its sub-tile, each
+//! step a kernel of whole vectors, through a scratch buffer allocated per copy.
+//!
 //! With the `rayon` feature, copies of 4 MiB or more between storage of whole bytes run on
 //! rayon's thread pool, each thread on its own slice of the destination (packed storage stays
-//! on one thread: two threads could write halves of one byte).
+//! on one thread: two threads could write halves of one byte; so do two-step copies that go
+//! a slab at a time).
 
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};
@@ -23,12 +29,13 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::ops::Range;
 
+use super::AlignedBuf;
 use super::bits::{self, BitFields};
 use super::digits::{Loop, folded, loops, packed_as_bytes, widened};
 use super::nest::{Form, Kernel, Nest, Slice};
-use super::{LengthError, kernels, stream};
+use super::{LengthError, kernels, lanes, stream};
 use crate::index::Plan;
-use crate::model::{ArrayShape, Errors, PrimitiveType};
+use crate::model::{ArrayLayout, ArrayShape, Errors, PrimitiveType};
 
 /// Which buffer of a copy.
 ///
@@ -194,6 +201,193 @@ enum How {
     Bits { nest: Nest, fields: BitFields },
     /// Element by element in logical order: the offsets are not linear in common digits.
     Elements(Box<Elements>),
+    /// In two steps through an intermediate layout (see [`Through`]).
+    Through(Box<Through>),
+}
+
+impl How {
+    /// The loop nest of a copy of slots or fields, and a slot's bits on each side
+    /// (destination, source).
+    fn nest(&self) -> Option<(&Nest, (usize, usize))> {
+        match self {
+            How::Words { nest, width } => Some((nest, (8 * width, 8 * width))),
+            How::Bits { nest, fields } => Some((nest, (fields.dst_bits, fields.src_bits))),
+            _ => None,
+        }
+    }
+
+    /// Moves the loop at `depth` of the nest of a copy of slots or fields outermost.
+    fn reorder(&mut self, depth: usize) {
+        if let How::Words { nest, .. } | How::Bits { nest, .. } = self {
+            nest.outermost(depth);
+        }
+    }
+
+    /// Whether a kernel step moves less than a 16-byte vector on either side (elements one
+    /// at a time, runs of fields or slots shorter than a vector, rows interleaved from (or
+    /// split into) rows shorter than a vector), or transposes `4 × 4` blocks of bytes
+    /// within each slot besides the slots (`(4,1)` groups of bytes against `(4,1)` groups
+    /// along the other dim: measured u8 `T(32,128)(4,1)` -> `{0,1:T(32,128)(4,1)}` 0.32 of
+    /// memcpy in one step, 0.42-0.54 in two, through `{0,1:T(32,128)}`).
+    fn narrow(&self) -> bool {
+        let short = |nest: &Nest, bits: usize| {
+            let (src, dst) = nest.kernel.rows();
+            src.min(dst) * bits < 8 * lanes::BYTES
+        };
+        match self {
+            How::Nothing | How::Bitcast { .. } | How::Through(_) => false,
+            How::Elements(_) => true,
+            How::Words { nest, width } => {
+                let within = matches!(
+                    nest.kernel,
+                    Kernel::Block {
+                        form: Form::Lanes { inner: 4.., .. },
+                        ..
+                    }
+                );
+                within || short(nest, 8 * width)
+            }
+            How::Bits { nest, fields } => {
+                matches!(nest.kernel, Kernel::Element | Kernel::Run(_))
+                    && short(nest, fields.src_bits)
+            }
+        }
+    }
+}
+
+/// A copy in two steps, through a scratch buffer in an intermediate layout: the source into
+/// it (`first`), then it into the destination (`second`). `direct`, the one-step copy, runs
+/// where the scratch cannot be allocated.
+///
+/// Where each step has a loop that alone moves the intermediate by whole slabs (see
+/// [`Nest::dominant`]), the scratch holds one slab of about [`SLAB_BYTES`] at a time, filled
+/// and emptied while it is in cache; else the whole intermediate. A whole scratch the size
+/// of the array costs its page faults on every copy (64 MiB: 25-30 ms on the machine of
+/// BENCHMARKS.md, five times a memcpy of it).
+///
+/// Measured (64 MiB, against memcpy of the same bytes): u8 `{1,0:T(8,128)(8,1)}` ->
+/// `{0,1:T(32,128)(4,1)}` through `{0,1:T(32,128)}` 0.15 -> 0.31-0.44 in slabs (0.12 through
+/// a whole intermediate), back 0.16 -> 0.47-0.63; u2 `{0,1:E(2)}` -> `{1,0:T(8,128)(2,1)E(2)}`
+/// through `{1,0:T(8,128)E(2)}` 0.03 -> 0.40-0.44 GB/s (memcpy 12).
+#[derive(Clone, Debug)]
+struct Through {
+    first: CopyPlan,
+    second: CopyPlan,
+    slabs: Option<Slabs>,
+    direct: CopyPlan,
+}
+
+/// How a two-step copy walks its intermediate a slab at a time: slab `k` is the
+/// intermediate's bits `k · bits ..`, which steps `k · steps.0 ..` of the first step's
+/// outermost loop write and steps `k · steps.1 ..` of the second's read; `slot` is a slot's
+/// bits in each step's nest.
+#[derive(Clone, Copy, Debug)]
+struct Slabs {
+    bits: usize,
+    steps: (usize, usize),
+    slot: (usize, usize),
+    count: usize,
+}
+
+/// Bytes of a slab of a two-step copy's intermediate: well within a core's L2.
+const SLAB_BYTES: usize = 256 << 10;
+
+impl Through {
+    /// The two steps `first` and `second`, in slabs where both steps allow (their nests
+    /// reordered so that the slab loop is outermost).
+    fn new(mut first: CopyPlan, mut second: CopyPlan, direct: CopyPlan) -> Through {
+        let slabs = (|| {
+            let ((one, (b1, _)), (two, (_, b2))) = (first.how.nest()?, second.how.nest()?);
+            let ((d1, s1), (d2, s2)) = (one.dominant(|l| l.dst)?, two.dominant(|l| l.src)?);
+            // Each step's slab loop, its stride in bits, and the bits its steps cover.
+            let (s1, s2) = (s1.checked_mul(b1)?, s2.checked_mul(b2)?);
+            let (c1, c2) = (
+                one.outer[d1].size.checked_mul(s1)?,
+                two.outer[d2].size.checked_mul(s2)?,
+            );
+            let (small, big) = (s1.min(s2), s1.max(s2));
+            if !big.is_multiple_of(small) || c1 != c2 {
+                return None;
+            }
+            let per = (8 * SLAB_BYTES / big).max(1);
+            let bits = per.checked_mul(big)?;
+            if !bits.is_multiple_of(8) {
+                return None;
+            }
+            let slabs = Slabs {
+                bits,
+                steps: (bits / s1, bits / s2),
+                slot: (b1, b2),
+                count: c1.div_ceil(bits),
+            };
+            Some((d1, d2, slabs))
+        })();
+        let slabs = slabs.map(|(d1, d2, slabs)| {
+            first.how.reorder(d1);
+            second.how.reorder(d2);
+            slabs
+        });
+        Through {
+            first,
+            second,
+            slabs,
+            direct,
+        }
+    }
+
+    /// Copies `src` into `dst` (whole buffers), with non-temporal stores into `dst` if
+    /// `stream`.
+    fn run(&self, src: &[u8], dst: &mut [u8], stream: bool) {
+        let bytes = self.slabs.map_or(self.first.dst.bytes, |s| s.bits / 8);
+        let Some(mut mid) = AlignedBuf::try_zeroed(bytes) else {
+            return self
+                .direct
+                .run_streamed(src, dst, 0..self.direct.parts(), stream);
+        };
+        let Some(slabs) = self.slabs else {
+            self.first
+                .run_streamed(src, &mut mid, 0..self.first.parts(), stream);
+            return self
+                .second
+                .run_streamed(&mid, dst, 0..self.second.parts(), stream);
+        };
+        for k in 0..slabs.count {
+            let at = k * slabs.bits;
+            let (one, two) = (k * slabs.steps.0, k * slabs.steps.1);
+            let first = Slice {
+                depth: 0,
+                steps: one..one + slabs.steps.0,
+                origin: (at / slabs.slot.0, 0),
+            };
+            self.first.run_slice(src, &mut mid, &first, false);
+            let second = Slice {
+                depth: 0,
+                steps: two..two + slabs.steps.1,
+                origin: (0, at / slabs.slot.1),
+            };
+            self.second.run_slice(&mid, dst, &second, stream);
+        }
+    }
+}
+
+/// `shape`'s layout without its last tile (a sub-tile such as `(2,1)`, or a second level of
+/// tiling), as an intermediate of a two-step copy: static dims, no metadata prefix, no tail
+/// padding; `None` for a layout of fewer than two tiles.
+fn without_sub_tile(shape: &ArrayShape) -> Option<ArrayShape> {
+    let layout = &shape.layout;
+    let (_, tiles) = layout.tiles.split_last().filter(|(_, t)| !t.is_empty())?;
+    let dims = shape
+        .dims
+        .iter()
+        .map(|d| d.extent())
+        .collect::<Option<Vec<_>>>()?;
+    let mut mid = ArrayShape::new(shape.element_type, dims);
+    mid.layout = ArrayLayout {
+        tiles: tiles.to_vec(),
+        element_size_in_bits: layout.element_size_in_bits,
+        ..ArrayLayout::new(layout.minor_to_major.iter().copied())
+    };
+    Some(mid)
 }
 
 /// Both plans of a copy element by element.
@@ -292,11 +486,43 @@ impl CopyPlan {
             Plan::new(a).map_err(|errors| RelayoutError::Layout { side, errors })
         };
         let (s, d) = (plan(src, Side::Src)?, plan(dst, Side::Dst)?);
-        Ok(CopyPlan::from_plans(&s, &d, src.element_type))
+        Ok(CopyPlan::from_plans((src, &s), (dst, &d)))
     }
 
-    /// The copy between two plans of the same array of `element_type`.
-    pub(crate) fn from_plans(src: &Plan, dst: &Plan, element_type: PrimitiveType) -> CopyPlan {
+    /// The copy between two layouts of the same array and their plans: in one step, or
+    /// where that step would be narrow (see [`How::narrow`]) in two, through the first
+    /// intermediate layout (the destination's tiling without its sub-tile, or the source's)
+    /// whose two steps are not.
+    pub(crate) fn from_plans(
+        (src, sp): (&ArrayShape, &Plan),
+        (dst, dp): (&ArrayShape, &Plan),
+    ) -> CopyPlan {
+        let element_type = src.element_type;
+        let direct = CopyPlan::direct(sp, dp, element_type);
+        if !direct.how.narrow() {
+            return direct;
+        }
+        let through = [dst, src]
+            .into_iter()
+            .filter_map(without_sub_tile)
+            .find_map(|mid| {
+                let mp = Plan::new(&mid).ok()?;
+                let first = CopyPlan::direct(sp, &mp, element_type);
+                let second = CopyPlan::direct(&mp, dp, element_type);
+                (!first.how.narrow() && !second.how.narrow()).then_some((first, second))
+            });
+        match through {
+            Some((first, second)) => CopyPlan {
+                src: direct.src,
+                dst: direct.dst,
+                how: How::Through(Box::new(Through::new(first, second, direct))),
+            },
+            None => direct,
+        }
+    }
+
+    /// The copy in one step between two plans of the same array of `element_type`.
+    fn direct(src: &Plan, dst: &Plan, element_type: PrimitiveType) -> CopyPlan {
         use PrimitiveType::{S1, S2, S4, S8, S16, S32, S64};
         let (s, d) = (Storage::of(src), Storage::of(dst));
         let fields = BitFields {
@@ -467,7 +693,7 @@ impl CopyPlan {
     /// ```
     pub fn parts(&self) -> usize {
         match &self.how {
-            How::Nothing | How::Elements(_) => 1,
+            How::Nothing | How::Elements(_) | How::Through(_) => 1,
             How::Bitcast { bytes } => bytes.div_ceil(BITCAST_PART).max(1),
             How::Words { nest, .. } | How::Bits { nest, .. } => nest.parts(),
         }
@@ -538,19 +764,6 @@ impl CopyPlan {
                 }
             }
             How::Words { nest, width } => {
-                let (dst, src) = (&mut dst[dp..], &src[sp..]);
-                let copy = |dst: &mut [u8], slice: &Slice| {
-                    match width {
-                        1 => words_copy::<u8, 1>(nest, dst, src, slice, stream),
-                        2 => words_copy::<u16, 2>(nest, dst, src, slice, stream),
-                        4 => words_copy::<u32, 4>(nest, dst, src, slice, stream),
-                        8 => words_copy::<u64, 8>(nest, dst, src, slice, stream),
-                        _ => words_copy::<u128, 16>(nest, dst, src, slice, stream),
-                    }
-                    if stream {
-                        stream::fence();
-                    }
-                };
                 let whole = parts == (0..nest.parts());
                 let split_at = if PARALLEL && whole && dst.len() >= PARALLEL_BYTES {
                     nest.split_loop()
@@ -561,32 +774,24 @@ impl CopyPlan {
                     Some((depth, slots)) => {
                         // Step `k` of the loop at `depth` writes only its own `slots` slots.
                         let steps = 0..nest.outer[depth].size;
+                        let (dst, src) = (&mut dst[dp..], &src[sp..]);
                         split(dst, slots * width, steps, &|dst, steps| {
-                            let origin = steps.start * slots;
-                            copy(
-                                dst,
-                                &Slice {
-                                    depth,
-                                    steps,
-                                    origin,
-                                },
-                            );
+                            let origin = (steps.start * slots, 0);
+                            let slice = Slice {
+                                depth,
+                                steps,
+                                origin,
+                            };
+                            words(nest, *width, dst, src, &slice, stream);
                         });
                     }
-                    _ => copy(
-                        dst,
-                        &Slice {
-                            depth: 0,
-                            steps: parts,
-                            origin: 0,
-                        },
-                    ),
+                    _ => self.run_slice(src, dst, &Slice::outer(parts), stream),
                 }
             }
-            How::Bits { nest, fields } => {
-                bits::copy(nest, fields, dst, src, parts, stream);
-                if stream {
-                    stream::fence();
+            How::Bits { .. } => self.run_slice(src, dst, &Slice::outer(parts), stream),
+            How::Through(t) => {
+                if parts.contains(&0) {
+                    t.run(src, dst, stream);
                 }
             }
             How::Elements(e) => {
@@ -596,6 +801,26 @@ impl CopyPlan {
                     }
                 }
             }
+        }
+    }
+
+    /// The steps `slice` of a one-step copy of slots or fields (`Words`, `Bits`; the other
+    /// forms copy nothing here) on one thread. `src` and `dst` are whole buffers, metadata
+    /// prefix first, except on a side whose `slice.origin` is not 0: an intermediate (no
+    /// prefix) whose buffer holds the slots from its origin on.
+    fn run_slice(&self, src: &[u8], dst: &mut [u8], slice: &Slice, stream: bool) {
+        match &self.how {
+            How::Words { nest, width } => {
+                let (dst, src) = (&mut dst[self.dst.prefix..], &src[self.src.prefix..]);
+                words(nest, *width, dst, src, slice, stream);
+            }
+            How::Bits { nest, fields } => {
+                bits::copy(nest, fields, dst, src, slice, stream);
+                if stream {
+                    stream::fence();
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -648,6 +873,21 @@ fn pieces_of(
     );
 }
 
+/// The steps `slice` of `nest` over slots of `width` bytes (see [`kernels::copy`]), then
+/// the fence of its non-temporal stores if `stream`.
+fn words(nest: &Nest, width: usize, dst: &mut [u8], src: &[u8], slice: &Slice, stream: bool) {
+    match width {
+        1 => words_copy::<u8, 1>(nest, dst, src, slice, stream),
+        2 => words_copy::<u16, 2>(nest, dst, src, slice, stream),
+        4 => words_copy::<u32, 4>(nest, dst, src, slice, stream),
+        8 => words_copy::<u64, 8>(nest, dst, src, slice, stream),
+        _ => words_copy::<u128, 16>(nest, dst, src, slice, stream),
+    }
+    if stream {
+        stream::fence();
+    }
+}
+
 fn words_copy<W: kernels::Word<N>, const N: usize>(
     nest: &Nest,
     dst: &mut [u8],
@@ -692,7 +932,7 @@ pub fn relayout(
 
 #[cfg(test)]
 mod tests {
-    use super::CopyPlan;
+    use super::{CopyPlan, How};
     use crate::parse_array;
     use crate::tensor::AlignedBuf;
     use alloc::vec::Vec;
@@ -964,6 +1204,83 @@ mod tests {
         }
     }
 
+    #[test]
+    fn two_step_copies_put_every_element_in_place() {
+        // (source, destination, whether the intermediate goes a slab at a time from the
+        // source to the destination; the way back may not): sub-tiles of
+        // two sizes across a transpose, and packed sub-tiles with a transpose; extents that
+        // pad, several slabs, metadata prefixes, signed fields; `(4,1)` groups of bytes
+        // along different dims.
+        let pairs = [
+            (
+                "u8[256,512]{1,0:T(8,128)(8,1)}",
+                "u8[256,512]{0,1:T(32,128)(4,1)}",
+                true,
+            ),
+            (
+                "u8[1024,1024]{1,0:T(8,128)(8,1)}",
+                "u8[1024,1024]{0,1:T(32,128)(4,1)}",
+                true,
+            ),
+            (
+                "u8[100,300]{1,0:T(8,128)(8,1)}",
+                "u8[100,300]{0,1:T(32,128)(4,1)}",
+                true,
+            ),
+            (
+                "u8[608,1536]{1,0:T(8,128)(8,1)}",
+                "u8[608,1536]{0,1:T(32,128)(4,1)}",
+                true,
+            ),
+            (
+                "u8[64,256]{1,0:T(8,128)(8,1)M(8)}",
+                "u8[64,256]{0,1:T(32,128)(4,1)M(24)}",
+                true,
+            ),
+            (
+                "u2[64,256]{0,1:E(2)}",
+                "u2[64,256]{1,0:T(8,128)(2,1)E(2)}",
+                false,
+            ),
+            (
+                "u2[1024,4096]{0,1:E(2)}",
+                "u2[1024,4096]{1,0:T(8,128)(2,1)E(2)}",
+                true,
+            ),
+            (
+                "s2[48,384]{0,1:E(2)}",
+                "s2[48,384]{1,0:T(8,128)(2,1)E(2)}",
+                true,
+            ),
+            (
+                "s2[2048,1536]{0,1:E(2)}",
+                "s2[2048,1536]{1,0:T(8,128)(2,1)E(2)}",
+                true,
+            ),
+            (
+                "u1[64,640]{0,1:E(1)}",
+                "u1[64,640]{1,0:T(8,128)(2,1)E(1)}",
+                false,
+            ),
+        ];
+        for (a, b, slabbed) in pairs {
+            for (x, y) in [(a, b), (b, a)] {
+                let plan =
+                    CopyPlan::new(&parse_array(x).unwrap(), &parse_array(y).unwrap()).unwrap();
+                match &plan.how {
+                    How::Through(t) => assert!(
+                        t.slabs.is_some() || !slabbed || x == b,
+                        "{x} -> {y}: the whole intermediate at once"
+                    ),
+                    how => panic!("{x} -> {y}: in one step, {how:?}"),
+                }
+            }
+            for stream in [false, true] {
+                check_both_ways(a, b, stream);
+            }
+        }
+    }
+
     /// Copies `a` to `b` and back (`stream` forced on or off), checking that each element is
     /// where the plans' offsets put it and the padding is left as it was.
     fn check_both_ways(a: &str, b: &str, stream: bool) {
@@ -990,7 +1307,10 @@ mod tests {
             let mut written = alloc::vec![false; dst.len()];
             let offsets = pa.logical_offsets().zip(pb.logical_offsets());
             for (k, (s, d)) in offsets.enumerate() {
-                let (s, d) = (s * bits, d * bits);
+                let (s, d) = (
+                    s * bits + 8 * pa.prefix_bytes(),
+                    d * bits + 8 * pb.prefix_bytes(),
+                );
                 assert_eq!(
                     field(&src, s),
                     field(&dst, d),
