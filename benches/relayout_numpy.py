@@ -165,6 +165,16 @@ def main():
         tiled,
         lambda: np.copyto(transposed_tiles, split.transpose(2, 4, 0, 5, 1, 3, 7, 6)),
     )
+    # T(32,128)(4,1) as (r/128, r%128/32, c/128, r%32/4, c%128/32, c%32/4, c%4, r%4), to
+    # {0,1:T(32,128)(4,1)}: (c/128, c%128/32, r/128, c%32/4, r%128/32, r%32/4, r%4, c%4).
+    groups = np.ones((64, 4, 64, 8, 4, 8, 4, 4), dtype=np.int8)
+    transposed_groups = np.empty((64, 4, 64, 8, 4, 8, 4, 4), dtype=np.int8)
+    timed(
+        "s8 T(32,128)(4,1) -> {0,1:T(32,128)(4,1)}",
+        groups.nbytes,
+        groups,
+        lambda: np.copyto(transposed_groups, groups.transpose(2, 4, 0, 5, 1, 3, 7, 6)),
+    )
     case("c128 rows -> T(8,128)", np.complex128, (1024, 4096), *tiles_2d(1024, 4096, 8, 128))
     case("f32 2-D transpose {1,0} -> {0,1}", np.float32, (4096, 4096), (4096, 4096), (1, 0))
     case("f32 4-D reversal {3,2,1,0} -> {0,1,2,3}", np.float32, (64,) * 4, (64,) * 4, (3, 2, 1, 0))
