@@ -683,11 +683,16 @@ impl BitFields {
     /// whole destination lines go straight from AVX2 registers where the CPU has it
     /// ([`kernels::stream_transposed_bytes`](super::kernels::stream_transposed_bytes):
     /// measured 0.29 -> 0.48-0.53 of memcpy against the 16-byte transpose and copy). Others
-    /// are unpacked to a byte each and packed again. `false` (nothing done) for other fields,
-    /// sides that are not powers of two or rows that do not start on a byte. Measured, 64 MiB,
-    /// against field by field: s4 `{1,0:E(4)}` -> `{0,1:E(4)}` 0.01 -> 0.48-0.53 of memcpy,
-    /// `{1,0:T(8,128)E(4)}` -> `{0,1:T(8,128)E(4)}` 0.01 -> 0.44-0.48, u2 0.00 -> 0.05, u1
-    /// 0.00 -> 0.03 (the last two bound by the unpacking; none yet at memory speed).
+    /// `E(2)` and `E(1)` rows of whole words need no unpacking either: the source rows go
+    /// into the stage in groups of `g = 8 / bits` planes, each position's `g × g` matrix of
+    /// fields is transposed across the planes ([`transpose_planes`]), and the byte transpose
+    /// of the stage is then the destination rows one after the other (measured, with blocks
+    /// of a line of fields a side: u2 0.05 -> 0.20 of memcpy, u1 0.03 -> 0.12, against
+    /// unpacking to a byte each). Others are unpacked to a byte each and packed again.
+    /// `false` (nothing done) for other fields, sides that are not powers of two or rows that
+    /// do not start on a byte. Measured, 64 MiB, against field by field: s4 `{1,0:E(4)}` ->
+    /// `{0,1:E(4)}` 0.01 -> 0.48-0.53 of memcpy, `{1,0:T(8,128)E(4)}` -> `{0,1:T(8,128)E(4)}`
+    /// 0.01 -> 0.44-0.48, u2 0.00 -> 0.20, u1 0.00 -> 0.12 (none yet at memory speed).
     fn transposed(
         &self,
         scratch: &mut Scratch,
@@ -710,15 +715,21 @@ impl BitFields {
         // to a row of bytes.
         let (rows, len) = (a.size * wa.size, b.size * wb.size);
         let pairs = bits == 4 && (len / 2).is_multiple_of(lanes::BYTES);
+        // `E(2)` and `E(1)`: `g` source rows' bytes at each column are a `g × g` matrix of
+        // fields (see `transpose_planes`), no unpacking.
+        let g = 8 / bits;
+        let planes = bits < 4 && (len * bits / 8).is_multiple_of(8);
         let per = if pairs { 2 } else { 1 };
+        // Bytes of a source row in the stage.
+        let width = if planes { len * bits / 8 } else { len };
         let stream = scratch.stream;
         let (stage, out) = (
             scratch.lines.0.as_flattened_mut(),
             scratch.out.0.as_flattened_mut(),
         );
-        // Source rows a chunk: `chunk / per` rows of bytes, `len` bytes each.
+        // Source rows a chunk: `chunk / per` rows of bytes, `width` bytes each.
         let mut chunk = rows;
-        while chunk > per && chunk / per * len > stage.len() {
+        while chunk > per && chunk / per * width > stage.len() {
             chunk /= 2;
         }
         if self.dst_bits != bits
@@ -727,7 +738,8 @@ impl BitFields {
             || !src_at.is_multiple_of(8)
             || ![a.size, b.size, rows].iter().all(|n| n.is_power_of_two())
             || chunk < per
-            || chunk / per * len > stage.len()
+            || chunk / per * width > stage.len()
+            || (planes && chunk < g)
             || ![a.src, wa.src, b.dst, wb.dst, len, chunk]
                 .into_iter()
                 .all(byte)
@@ -741,7 +753,7 @@ impl BitFields {
         let to = |y: usize| ((y & (b.size - 1)) * b.dst + (y >> sb) * wb.dst) * bits / 8;
         let (row, part) = (len * bits / 8, chunk * bits / 8);
         let cols = chunk / per;
-        let (stage, out) = (&mut stage[..cols * len], &mut out[..cols * len]);
+        let (stage, out) = (&mut stage[..cols * width], &mut out[..cols * width]);
         let first = (dst_at / 8, src_at / 8);
         let mut blocks = reps.offsets().peekable();
         while let Some((dd, ss)) = blocks.next() {
@@ -751,6 +763,40 @@ impl BitFields {
             // `{1,0:E(4)}` -> `{0,1:E(4)}` 0.18-0.20 -> 0.27 of memcpy).
             let next = blocks.peek().map(|&(_, s)| first.1 + s);
             for x0 in (0..rows).step_by(chunk) {
+                if planes {
+                    // Source row `x0 + g·j + k` to stage row `k·(chunk / g) + j`: plane `k`
+                    // holds the `k`-th row of every group of `g`. Each plane's bytes
+                    // transposed as fields across the planes, then the stage as bytes: row
+                    // `q` of `out` is the fields `g·q ..` of every source row, `g` destination
+                    // rows of `part` bytes one after the other.
+                    let n = chunk / g;
+                    for (i, into) in stage.chunks_exact_mut(width).enumerate() {
+                        let x = x0 + (i % n) * g + i / n;
+                        if let Some(ahead) = next {
+                            for k in (0..row).step_by(LINE) {
+                                stream::prefetch(src, ahead + from(x) + k);
+                            }
+                        }
+                        into.copy_from_slice(&src[s0 + from(x)..][..row]);
+                    }
+                    transpose_planes(stage, n * width, bits);
+                    interleave(out, stage, chunk, width);
+                    for (y, from) in out.chunks_exact(part).enumerate() {
+                        let to = &mut dst[d0 + to(y) + x0 * bits / 8..][..part];
+                        if stream
+                            && part.is_multiple_of(LINE)
+                            && to.as_ptr().align_offset(LINE) == 0
+                        {
+                            let (lines, _) = to.as_chunks_mut::<LINE>();
+                            for (line, from) in lines.iter_mut().zip(from.as_chunks::<LINE>().0) {
+                                stream::line(line, from);
+                            }
+                        } else {
+                            to.copy_from_slice(from);
+                        }
+                    }
+                    continue;
+                }
                 for (i, into) in stage.chunks_exact_mut(len).enumerate() {
                     let x = x0 + per * i;
                     if let Some(n) = next {
@@ -1108,6 +1154,58 @@ fn unzip_nibbles<const P: usize>(dst: &mut [u8], rows: Rows, from: &[u8]) {
     }
 }
 
+/// At every byte position `p < n` of the `g = 8 / bits` planes of `buf` (plane `k` is
+/// `buf[k·n..][..n]`), transposes the `g × g` matrix of `bits`-bit fields whose row `k` is
+/// plane `k`'s byte `p` (its field `c` at bits `c·bits ..`): afterwards plane `k`'s byte `p`
+/// holds, as field `c`, what was field `k` of plane `c`'s byte `p`. Eight positions at a
+/// time as one `u64` a plane, by `log2 g` rounds of exchanges between planes `s` apart
+/// (the fields of columns `c + s` of the lower plane with those of columns `c` of the upper,
+/// `c & s = 0`); `n` a multiple of 8.
+fn transpose_planes(buf: &mut [u8], n: usize, bits: usize) {
+    match bits {
+        1 => transpose_planes_of::<8>(buf, n),
+        2 => transpose_planes_of::<4>(buf, n),
+        _ => transpose_planes_of::<2>(buf, n),
+    }
+}
+
+fn transpose_planes_of<const G: usize>(buf: &mut [u8], n: usize) {
+    assert!(
+        n.is_multiple_of(8) && buf.len() >= G * n,
+        "whole words of every plane"
+    );
+    let bits = 8 / G;
+    // Per round (`s` = G/2, .., 1): the fields of each byte whose column has bit `s` clear,
+    // in every byte of the word, and the shift from column `c + s` to `c` plus a row.
+    let rounds: [(u64, u32); 3] = core::array::from_fn(|r| {
+        let s = G >> (r + 1);
+        let byte = (0..G)
+            .filter(|c| s > 0 && c & s == 0)
+            .fold(0u64, |m, c| m | ((1 << bits) - 1) << (c * bits));
+        (byte * 0x0101_0101_0101_0101, (bits * s.max(1)) as u32)
+    });
+    let (planes, _) = buf.split_at_mut(G * n);
+    for p in (0..n).step_by(8) {
+        let mut w: [u64; G] = core::array::from_fn(|k| {
+            u64::from_le_bytes(planes[k * n + p..][..8].try_into().expect("a word"))
+        });
+        for (r, &(mask, shift)) in rounds.iter().enumerate() {
+            let s = G >> (r + 1);
+            if s == 0 {
+                break;
+            }
+            for k in (0..G).filter(|k| k & s == 0) {
+                let t = ((w[k] >> shift) ^ w[k + s]) & mask;
+                w[k + s] ^= t;
+                w[k] ^= t << shift;
+            }
+        }
+        for (k, w) in w.iter().enumerate() {
+            planes[k * n + p..][..8].copy_from_slice(&w.to_le_bytes());
+        }
+    }
+}
+
 /// `out[y · rows + x] = from[x · len + y]`: `rows` rows of `len` bytes interleaved (the
 /// transpose of a `rows × len` matrix of bytes), 16 columns at a time by
 /// [`lanes::shuffle`] where `rows` is 2, 4 or 8 (or `len` is: the inverse), by blocks of
@@ -1189,6 +1287,32 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
     use proptest::prelude::*;
+
+    proptest! {
+        /// Each position's `g × g` matrix of fields across the planes, transposed: against
+        /// field-by-field moves.
+        #[test]
+        fn planes_transpose_their_fields(
+            bits in proptest::sample::select(vec![1usize, 2, 4]),
+            words in 1usize..5,
+            seed in any::<u64>(),
+        ) {
+            let (g, n) = (8 / bits, 8 * words);
+            let buf: Vec<u8> = (0..g * n)
+                .map(|k| (seed.wrapping_mul(k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as u8)
+                .collect();
+            let mut out = buf.clone();
+            transpose_planes(&mut out, n, bits);
+            let field = |b: &[u8], k: usize, p: usize, c: usize| (b[k * n + p] >> (c * bits)) & ((1 << bits) - 1);
+            for p in 0..n {
+                for k in 0..g {
+                    for c in 0..g {
+                        prop_assert_eq!(field(&out, k, p, c), field(&buf, c, p, k), "plane {} byte {} field {}", k, p, c);
+                    }
+                }
+            }
+        }
+    }
 
     /// Field `i` of `E(4)` bytes, low nibble first.
     fn nibble(bytes: &[u8], i: usize) -> u8 {
