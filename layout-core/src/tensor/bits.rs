@@ -682,7 +682,7 @@ impl BitFields {
     /// interleaved, are one row of bytes whose transpose is the destination's bytes; streamed,
     /// whole destination lines go straight from AVX2 registers where the CPU has it
     /// ([`kernels::stream_transposed_bytes`](super::kernels::stream_transposed_bytes):
-    /// measured 0.29 -> 0.48-0.53 of memcpy against the 16-byte transpose and copy). Others
+    /// measured 0.29 -> 0.48-0.53 of memcpy against the 16-byte transpose and copy).
     /// `E(2)` and `E(1)` rows of whole words need no unpacking either: the source rows go
     /// into the stage in groups of `g = 8 / bits` planes, each position's `g × g` matrix of
     /// fields is transposed across the planes ([`transpose_planes`]), and the byte transpose
