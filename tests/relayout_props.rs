@@ -213,6 +213,18 @@ proptest! {
         ]);
     }
 
+    /// Sub-tiles of two sizes, or along two dims, across a transpose: copies in two steps
+    /// through an intermediate layout.
+    #[test]
+    fn sub_tiles_across_transposes(seed in any::<u32>()) {
+        all_pairs!(seed; [
+            layout!(u8[64,256]{1,0:T(8,128)(8,1)}),
+            layout!(u8[64,256]{0,1:T(32,128)(4,1)}),
+            layout!(u8[64,256]{1,0:T(32,128)(4,1)}),
+            layout!(u8[64,256]{1,0}),
+        ]);
+    }
+
     /// Zero-size arrays and single elements.
     #[test]
     fn degenerate(seed in any::<u32>()) {
