@@ -446,6 +446,16 @@ const SWEEP: &[(&str, &str, &[&str])] = &[
             "{1,0:T(8,128)(2,1)E(2)}",
         ],
     ),
+    (
+        "u1",
+        "[8192,32768]",
+        &[
+            "{1,0:E(1)}",
+            "{0,1:E(1)}",
+            "{1,0:T(8,128)E(1)}",
+            "{1,0:T(8,128)(2,1)E(1)}",
+        ],
+    ),
 ];
 
 /// `--sweep`: every ordered pair of [`SWEEP`]'s layouts, lowest ratio first, the pairs below

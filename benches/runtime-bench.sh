@@ -3,6 +3,7 @@
 # `<!-- runtime-bench:end -->` (nothing else in the file is touched). Runs
 #   cargo bench -p xla-layout-benches --bench relayout   RUNS times (about 2 minutes each on 2 cores)
 #   the same with --features rayon, RAYON_NUM_THREADS=2, once
+#   the same with -- --sweep (every ordered pair of a set of layouts per type), once
 #   benches/relayout_numpy.py      once, if $PYTHON has numpy (default: python3)
 #   cargo bench -p xla-layout-benches --bench offset     (about 30 s)
 #   cargo bench -p xla-layout-benches --bench iterate    (about 20 s)
@@ -36,6 +37,8 @@ done
 cp "$LOGS/relayout-$RUNS.txt" "$LOGS/relayout.txt"
 say "cargo bench -p xla-layout-benches --features rayon --bench relayout (2 threads)"
 RAYON_NUM_THREADS=2 $CARGO bench -p xla-layout-benches --features rayon --bench relayout >"$LOGS/relayout-rayon.txt" 2>&1
+say "cargo bench -p xla-layout-benches --bench relayout -- --sweep"
+$CARGO bench -p xla-layout-benches --bench relayout -- --sweep >"$LOGS/sweep.txt" 2>&1
 if "$PYTHON" -c 'import numpy' 2>/dev/null; then
   say "benches/relayout_numpy.py"
   "$PYTHON" benches/relayout_numpy.py >"$LOGS/numpy.txt" 2>&1
@@ -105,7 +108,7 @@ benches/runtime-bench.sh
 which runs \`cargo bench -p xla-layout-benches --bench relayout\` $RUNS times, \`cargo bench -p xla-layout-benches --bench offset\` and
 \`cargo bench -p xla-layout-benches --bench iterate\` (criterion 0.5, medians of 10 samples), on $START, measuring
 commit $COMMIT. Machine: ${CPU:-unknown CPU}, $(nproc) CPUs (\`nproc\`), L3 ${L3:-unknown};
-$(uname -sr); \`$(rustc -V)\`; default target flags (x86-64 baseline: SSE2 vectors, and AVX2 kernels for row and \`E(4)\` sub-tiles, \`E(1)\` packing and streamed transposes chosen at run time when the CPU has it; no
+$(uname -sr); \`$(rustc -V)\`; default target flags (x86-64 baseline: SSE2 vectors, and AVX2 kernels for row and \`E(4)\` sub-tiles, \`E(1)\` packing and transposes (streamed, staged, and in place for 1- and 2-byte slots) chosen at run time when the CPU has it; no
 \`-C target-cpu\`). The 2 CPUs are shared with other jobs: load average (1, 5, 15 min)
 $LOAD_BEFORE before and $LOAD_AFTER after. Memory bandwidth on this machine varies by ±15%
 from minute to minute, memcpy's the most; ratios measured a few milliseconds apart (the paired
@@ -149,11 +152,22 @@ above 1 is the second core's share of the memory bandwidth):
 
 $(table relayout-rayon)
 
+Every ordered pair of a set of layouts per element type (\`cargo bench -p xla-layout-benches
+--bench relayout -- --sweep\`: plain and transposed, tiled and transposed tiles, sub-tiles,
+packed; 3 rounds each, run once), lowest ratio first: where the relayout cliffs are. The goal
+column marks 0.5 of memcpy for every pair.
+
+<details><summary>$(grep -c '^| [a-z0-9]*\[' "$LOGS/sweep.txt") pairs</summary>
+
+$(table sweep)
+
+</details>
+
 numpy's best equivalent of each relayout (\`benches/relayout_numpy.py\`: a reshape into the
 tiled dims, a transpose, and \`np.copyto\` into a preallocated array; \`np.packbits\` and
 \`np.unpackbits\` for \`E(1)\`, which allocate their result), against \`np.copyto\` of the larger
 side's bytes, measured the same way (bf16 as uint16). numpy picks AVX2 or AVX-512 code at run
-time where it has it; so does this crate for row and \`E(4)\` sub-tiles, \`E(1)\` packing and streamed transposes (AVX2), its other kernels are SSE2, the x86-64 baseline:
+time where it has it; so does this crate for row and \`E(4)\` sub-tiles, \`E(1)\` packing and transposes (AVX2), its other kernels are SSE2, the x86-64 baseline:
 
 $(cat "$LOGS/numpy.txt")
 
