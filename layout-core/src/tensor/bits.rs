@@ -782,18 +782,7 @@ impl BitFields {
                     transpose_planes(stage, n * width, bits);
                     interleave(out, stage, chunk, width);
                     for (y, from) in out.chunks_exact(part).enumerate() {
-                        let to = &mut dst[d0 + to(y) + x0 * bits / 8..][..part];
-                        if stream
-                            && part.is_multiple_of(LINE)
-                            && to.as_ptr().align_offset(LINE) == 0
-                        {
-                            let (lines, _) = to.as_chunks_mut::<LINE>();
-                            for (line, from) in lines.iter_mut().zip(from.as_chunks::<LINE>().0) {
-                                stream::line(line, from);
-                            }
-                        } else {
-                            to.copy_from_slice(from);
-                        }
+                        put(&mut dst[d0 + to(y) + x0 * bits / 8..][..part], from, stream);
                     }
                     continue;
                 }
@@ -836,19 +825,10 @@ impl BitFields {
                 interleave(out, stage, cols, len);
                 for (y, from) in out.chunks_exact(cols).enumerate() {
                     let to = &mut dst[d0 + to(y) + x0 * bits / 8..][..part];
-                    if !pairs {
-                        pack_fields(bits, to, from);
-                    } else if stream
-                        && part.is_multiple_of(LINE)
-                        && to.as_ptr().align_offset(LINE) == 0
-                    {
-                        // Whole lines, each streamed as it is finished.
-                        let (lines, _) = to.as_chunks_mut::<LINE>();
-                        for (line, from) in lines.iter_mut().zip(from.as_chunks::<LINE>().0) {
-                            stream::line(line, from);
-                        }
+                    if pairs {
+                        put(to, from, stream);
                     } else {
-                        to.copy_from_slice(from);
+                        pack_fields(bits, to, from);
                     }
                 }
             }
@@ -1233,6 +1213,16 @@ fn unzip_nibbles<const P: usize>(dst: &mut [u8], rows: Rows, from: &[u8]) {
             lanes::put(x, &mut dst[rows.range(2 * k)], c);
             lanes::put(y, &mut dst[rows.range(2 * k + 1)], c);
         }
+    }
+}
+
+/// A destination row `from` into `to`: its whole lines streamed, each as it is finished,
+/// if `stream`.
+fn put(to: &mut [u8], from: &[u8], stream: bool) {
+    if stream {
+        stream::copy(to, from);
+    } else {
+        to.copy_from_slice(from);
     }
 }
 
