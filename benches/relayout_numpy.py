@@ -82,6 +82,13 @@ def timed(name, nbytes, src, go):
     print(f"| {name} | {gb / med(ours):.2f} | {gb / med(mems):.2f} | {med(ratios):.2f} |")
 
 
+def transposed(name, src, axes):
+    """`src` (a layout's bytes viewed in its tiled dims) copied into the layout whose dims are
+    `src`'s in the order `axes`."""
+    dst = np.empty(tuple(src.shape[a] for a in axes), dtype=src.dtype)
+    timed(name, src.nbytes, src, lambda: np.copyto(dst, src.transpose(*axes)))
+
+
 def pack_s4():
     """s4 in bytes -> E(4): two nibbles a byte, the first low (numpy's fastest: two strided
     ANDs, a shift and an OR into a preallocated array)."""
@@ -148,33 +155,15 @@ def main():
     case("u8 rows -> {0,1:T(8,128)}", np.uint8, (8192, 8192), (64, 128, 1024, 8), a)
     # T(8,128)(2,1) tiles (r/8, c/128, 4, 128, 2) to column-major (c/128, 128, r/8, 4, 2).
     tiled = np.arange(4096 * 8192, dtype=np.uint16).reshape(512, 64, 4, 128, 2)
-    column_major = np.empty((64, 128, 512, 4, 2), dtype=np.uint16)
-    timed(
-        "bf16 T(8,128)(2,1) -> {0,1}",
-        tiled.nbytes,
-        tiled,
-        lambda: np.copyto(column_major, tiled.transpose(1, 3, 0, 2, 4)),
-    )
+    transposed("bf16 T(8,128)(2,1) -> {0,1}", tiled, (1, 3, 0, 2, 4))
     # The same tiles as (r/128, r%128/8, c/128, r%8/2, c%128/8, c%8/2, c%2, r%2), to
     # {0,1:T(8,128)(2,1)}: (c/128, c%128/8, r/128, c%8/2, r%128/8, r%8/2, r%2, c%2).
     split = tiled.reshape(32, 16, 64, 4, 16, 4, 2, 2)
-    transposed_tiles = np.empty((64, 16, 32, 4, 16, 4, 2, 2), dtype=np.uint16)
-    timed(
-        "bf16 T(8,128)(2,1) -> {0,1:T(8,128)(2,1)}",
-        tiled.nbytes,
-        tiled,
-        lambda: np.copyto(transposed_tiles, split.transpose(2, 4, 0, 5, 1, 3, 7, 6)),
-    )
+    transposed("bf16 T(8,128)(2,1) -> {0,1:T(8,128)(2,1)}", split, (2, 4, 0, 5, 1, 3, 7, 6))
     # T(32,128)(4,1) as (r/128, r%128/32, c/128, r%32/4, c%128/32, c%32/4, c%4, r%4), to
     # {0,1:T(32,128)(4,1)}: (c/128, c%128/32, r/128, c%32/4, r%128/32, r%32/4, r%4, c%4).
     groups = np.ones((64, 4, 64, 8, 4, 8, 4, 4), dtype=np.int8)
-    transposed_groups = np.empty((64, 4, 64, 8, 4, 8, 4, 4), dtype=np.int8)
-    timed(
-        "s8 T(32,128)(4,1) -> {0,1:T(32,128)(4,1)}",
-        groups.nbytes,
-        groups,
-        lambda: np.copyto(transposed_groups, groups.transpose(2, 4, 0, 5, 1, 3, 7, 6)),
-    )
+    transposed("s8 T(32,128)(4,1) -> {0,1:T(32,128)(4,1)}", groups, (2, 4, 0, 5, 1, 3, 7, 6))
     case("c128 rows -> T(8,128)", np.complex128, (1024, 4096), *tiles_2d(1024, 4096, 8, 128))
     case("f32 2-D transpose {1,0} -> {0,1}", np.float32, (4096, 4096), (4096, 4096), (1, 0))
     case("f32 4-D reversal {3,2,1,0} -> {0,1,2,3}", np.float32, (64,) * 4, (64,) * 4, (3, 2, 1, 0))
