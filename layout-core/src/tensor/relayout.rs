@@ -268,7 +268,8 @@ impl How {
 /// Measured (64 MiB, against memcpy of the same bytes): u8 `{1,0:T(8,128)(8,1)}` ->
 /// `{0,1:T(32,128)(4,1)}` through `{0,1:T(32,128)}` 0.15 -> 0.31-0.44 in slabs (0.12 through
 /// a whole intermediate), back 0.16 -> 0.47-0.63; u2 `{0,1:E(2)}` -> `{1,0:T(8,128)(2,1)E(2)}`
-/// through `{1,0:T(8,128)E(2)}` 0.03 -> 0.40-0.44 GB/s (memcpy 12).
+/// through `{1,0:T(8,128)E(2)}` 0.03 -> 0.4 GB/s (0.7-1.2 once `E(2)` transposes stopped
+/// unpacking; memcpy 10-12).
 #[derive(Clone, Debug)]
 struct Through {
     first: CopyPlan,
