@@ -711,29 +711,34 @@ impl<'a> Unstaged<'a> {
     }
 }
 
-/// The `rows` rows of `len` bytes of `stage` transposed into whole destination lines, streamed
-/// straight from AVX2 registers (`Unstaged::direct`): byte `y` of row `x` to byte `x` of
-/// destination row `y`, which starts at byte `at + (y % lo_rows)·lo + (y / lo_rows)·hi` of
-/// `out` (`lo_rows` a power of two). `false` (nothing done) without AVX2, or where the
-/// destination rows are not whole lines from line boundaries.
+/// The `rows` rows of `len` bytes of `stage` transposed into whole destination lines, stored
+/// straight from AVX2 registers (`Unstaged::direct`), streamed if `stream`: byte `y` of row
+/// `x` to byte `x` of destination row `y`, which starts at byte `at + (y % lo_rows)·lo + (y /
+/// lo_rows)·hi` of `out` (`lo_rows` a power of two). `false` (nothing done) without AVX2, or
+/// where the destination rows are not whole lines (from line boundaries, if streamed).
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-pub(crate) fn stream_transposed_bytes(
+pub(crate) fn transpose_bytes_into_lines(
     stage: &[u8],
     (rows, len): (usize, usize),
     out: &mut [u8],
     at: usize,
     (lo_rows, lo, hi): (usize, usize, usize),
+    stream: bool,
 ) -> bool {
     const M: usize = lanes::BYTES;
-    let lead = out.as_ptr().align_offset(LINE);
+    let lead = if stream {
+        out.as_ptr().align_offset(LINE)
+    } else {
+        0
+    };
     if !super::avx2::available()
         || !rows.is_multiple_of(LINE)
         || !len.is_multiple_of(M)
         || !lo_rows.is_power_of_two()
         || stage.len() < rows * len
         || at < lead
-        || ![at - lead, lo, hi].iter().all(|k| k.is_multiple_of(LINE))
+        || (stream && ![at - lead, lo, hi].iter().all(|k| k.is_multiple_of(LINE)))
     {
         return false;
     }
@@ -742,11 +747,19 @@ pub(crate) fn stream_transposed_bytes(
         (rows, len),
         Rows::new(lo_rows, lo, hi),
     );
-    // SAFETY: the CPU has AVX2 (checked); `out[lead..]` starts on a line, and destination row
-    // `y` starts `at - lead + to(y)` bytes into it, a multiple of the line (checked), and is
-    // `rows` bytes, whole lines (checked). The source rows are the `rows` rows of `len` bytes
-    // of `stage`, `len` a multiple of 16 (checked): every group's rows lie within it.
-    unsafe { t.direct::<1, M, 1, true>((at - lead, 0), &mut out[lead..]) };
+    let (at, out) = (at - lead, &mut out[lead..]);
+    // SAFETY: the CPU has AVX2 (checked); destination row `y` starts `at + to(y)` bytes into
+    // `out` and is `rows` bytes, whole lines (checked); streamed, `out` starts on a line and
+    // `at + to(y)` is a multiple of the line (checked). The source rows are the `rows` rows
+    // of `len` bytes of `stage`, `len` a multiple of 16 (checked): every group's rows lie
+    // within it.
+    unsafe {
+        if stream {
+            t.direct::<1, M, 1, true>((at, 0), out);
+        } else {
+            t.direct::<1, M, 1, false>((at, 0), out);
+        }
+    }
     true
 }
 
