@@ -223,33 +223,44 @@ impl How {
         }
     }
 
-    /// Whether a kernel step moves less than a 16-byte vector on either side (elements one
-    /// at a time, runs of fields or slots shorter than a vector, rows interleaved from (or
-    /// split into) rows shorter than a vector), or transposes `4 × 4` blocks of bytes
-    /// within each slot besides the slots (`(4,1)` groups of bytes against `(4,1)` groups
-    /// along the other dim: measured u8 `T(32,128)(4,1)` -> `{0,1:T(32,128)(4,1)}` 0.32 of
-    /// memcpy in one step, 0.42-0.54 in two, through `{0,1:T(32,128)}`).
-    fn narrow(&self) -> bool {
-        let short = |nest: &Nest, bits: usize| {
+    /// Whether a kernel step moves fewer than `bits` on either side (elements one at a time,
+    /// runs of fields or slots, or rows interleaved from or split into rows, shorter than
+    /// that), or transposes `4 × 4` blocks of bytes
+    /// within each of a block of `4 × 4` slots, not widened (`(4,1)` groups of bytes against
+    /// `(4,1)` groups along the other dim: measured u8 `T(32,128)(4,1)` ->
+    /// `{0,1:T(32,128)(4,1)}` 0.32 of memcpy in one step, 0.42-0.54 in two, through
+    /// `{0,1:T(32,128)}`; `T(8,128)(4,1)`, whose blocks are widened to `16 × 4` slots, 0.81 in
+    /// one step and 0.51 in two).
+    fn narrow(&self, bits: usize) -> bool {
+        let short = |nest: &Nest, slot: usize| {
             let (src, dst) = nest.kernel.rows();
-            src.min(dst) * bits < 8 * lanes::BYTES
+            src.min(dst) * slot < bits
         };
         match self {
             How::Nothing | How::Bitcast { .. } | How::Through(_) => false,
             How::Elements(_) => true,
             How::Words { nest, width } => {
+                let (src, dst) = nest.kernel.rows();
                 let within = matches!(
                     nest.kernel,
                     Kernel::Block {
                         form: Form::Lanes { inner: 4.., .. },
                         ..
                     }
-                );
+                ) && src * dst <= 16;
                 within || short(nest, 8 * width)
             }
+            // (Transposes of fields go a whole block at a time through bytes, however short
+            // the block's rows.)
             How::Bits { nest, fields } => {
-                matches!(nest.kernel, Kernel::Element | Kernel::Run(_))
-                    && short(nest, fields.src_bits)
+                let lanes = matches!(
+                    nest.kernel,
+                    Kernel::Block {
+                        form: Form::Lanes { .. },
+                        ..
+                    }
+                );
+                !lanes && short(nest, fields.src_bits)
             }
         }
     }
@@ -289,6 +300,9 @@ struct Slabs {
     slot: (usize, usize),
     count: usize,
 }
+
+/// The bits of a 16-byte vector, what a kernel step should move on each side.
+const VECTOR_BITS: usize = 8 * lanes::BYTES;
 
 /// Bytes of a slab of a two-step copy's intermediate: well within a core's L2.
 const SLAB_BYTES: usize = 256 << 10;
@@ -491,16 +505,16 @@ impl CopyPlan {
     }
 
     /// The copy between two layouts of the same array and their plans: in one step, or
-    /// where that step would be narrow (see [`How::narrow`]) in two, through the first
-    /// intermediate layout (the destination's tiling without its sub-tile, or the source's)
-    /// whose two steps are not.
+    /// where that step would move less than a vector a side (see [`How::narrow`]) in two,
+    /// through the first intermediate layout (the destination's tiling without its sub-tile,
+    /// or the source's) whose two steps each move at least half a vector.
     pub(crate) fn from_plans(
         (src, sp): (&ArrayShape, &Plan),
         (dst, dp): (&ArrayShape, &Plan),
     ) -> CopyPlan {
         let element_type = src.element_type;
         let direct = CopyPlan::direct(sp, dp, element_type);
-        if !direct.how.narrow() {
+        if !direct.how.narrow(VECTOR_BITS) {
             return direct;
         }
         let through = [dst, src]
@@ -510,7 +524,10 @@ impl CopyPlan {
                 let mp = Plan::new(&mid).ok()?;
                 let first = CopyPlan::direct(sp, &mp, element_type);
                 let second = CopyPlan::direct(&mp, dp, element_type);
-                (!first.how.narrow() && !second.how.narrow()).then_some((first, second))
+                // (Each step may move half a vector: a `(2,1)` interleave of 48-field rows of
+                // `E(2)`, through bytes, is still many times faster than field by field.)
+                let wide = |p: &CopyPlan| !p.how.narrow(VECTOR_BITS / 2);
+                (wide(&first) && wide(&second)).then_some((first, second))
             });
         match through {
             Some((first, second)) => CopyPlan {
@@ -1225,8 +1242,8 @@ mod tests {
         // (source, destination, whether the intermediate goes a slab at a time from the
         // source to the destination; the way back may not): sub-tiles of
         // two sizes across a transpose, and packed sub-tiles with a transpose; extents that
-        // pad, several slabs, metadata prefixes, signed fields; `(4,1)` groups of bytes
-        // along different dims.
+        // pad, several slabs, metadata prefixes, signed fields; `(4,1)` groups of bytes, and
+        // sub-tiles of `E(4)` fields, along different dims.
         let pairs = [
             (
                 "u8[256,512]{1,0:T(8,128)(8,1)}",
@@ -1251,6 +1268,16 @@ mod tests {
             (
                 "u8[64,256]{1,0:T(8,128)(8,1)M(8)}",
                 "u8[64,256]{0,1:T(32,128)(4,1)M(24)}",
+                true,
+            ),
+            (
+                "s4[256,512]{1,0:T(8,128)(2,1)E(4)}",
+                "s4[256,512]{0,1:T(8,128)(2,1)E(4)}",
+                true,
+            ),
+            (
+                "s4[512,1024]{1,0:T(32,128)(4,1)E(4)}",
+                "s4[512,1024]{0,1:T(32,128)(4,1)E(4)}",
                 true,
             ),
             (
