@@ -5,8 +5,8 @@
 //! whole destination lines streamed when the copy is large; narrower blocks load
 //! `a` source rows of `b` slots into a fixed-size array, transpose it and store `b`
 //! destination rows of `a` slots: fixed trip counts that LLVM unrolls. Interleaves and splits
-//! of runs whose rows are whole 32-byte chunks, and streamed transposes whose source rows
-//! do not share an L1 set, run in AVX2 registers when the CPU has it (`avx2`). Blocks and runs that the array's edge cuts are copied slot by slot, in bounds.
+//! of runs whose rows are whole 32-byte chunks, streamed or staged transposes, and in-place
+//! transposes of 1- and 2-byte slots run in AVX2 registers when the CPU has it (`avx2`). Blocks and runs that the array's edge cuts are copied slot by slot, in bounds.
 
 use super::digits::Loop;
 use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};
@@ -331,32 +331,28 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
                 }
             }
             #[cfg(target_arch = "x86_64")]
-            if direct && N != 2 {
+            if (direct || cached) && N != 2 {
                 // Lines straight from AVX2 registers, each one's two stores back to back (as
                 // `Unstaged::direct`, the stage for a source): u8 2-D transpose 0.52-0.64 ->
                 // 0.64-0.71 of memcpy, f32 blocks widened to four destination lines (see
                 // `nest::widen`) 0.76-0.84 -> 0.79-0.90. Not bf16: no faster, and at half speed
                 // in about one run in four (4-D reversal 0.22-0.36). (Unwidened blocks of
                 // 4-byte slots or wider go straight from the source, above: this way measured
-                // slower, f32 rows -> `{0,1:T(8,128)}` 0.80 -> 0.62.)
+                // slower, f32 rows -> `{0,1:T(8,128)}` 0.80 -> 0.62.) In cache, with plain
+                // stores, not through `buf` in 16-byte vectors: (8 MiB) f32 2-D transpose
+                // 0.23-0.25 -> 0.30 of memcpy, u8 rows -> `{0,1:T(8,128)}` 0.17-0.18 -> 0.21-0.22.
                 let mut t = Unstaged::staged(stage, (a, b), dst_rows);
-                // SAFETY: the CPU has AVX2; `out` starts on a line, and block `r`'s destination
-                // rows start `r·ds + to(y)` bytes into it, a multiple of the line (`on_lines`),
-                // and are whole lines (`whole_lines`). The block's source rows are the stage's
-                // `a` rows of `b·N` bytes.
-                unsafe { t.direct::<N, M, K, true>((r * ds, 0), out) };
-                continue;
-            }
-            #[cfg(target_arch = "x86_64")]
-            if cached && N != 2 {
-                // In cache, the same from AVX2 registers with plain stores, not through `buf`
-                // in 16-byte vectors: measured (8 MiB, in cache) f32 2-D transpose 0.23-0.25 -> 0.30 of
-                // memcpy, u8 rows -> `{0,1:T(8,128)}` 0.17-0.18 -> 0.21-0.22.
-                let mut t = Unstaged::staged(stage, (a, b), dst_rows);
-                // SAFETY: the CPU has AVX2 (`cached`); block `r`'s destination rows are whole
-                // lines (`whole_lines`), stored without streaming. The block's source rows are
-                // the stage's `a` rows of `b·N` bytes.
-                unsafe { t.direct::<N, M, K, false>((r * ds, 0), out) };
+                // SAFETY: the CPU has AVX2 (`direct` or `cached`); block `r`'s destination rows
+                // are whole lines (`whole_lines`); streamed (`direct`), `out` starts on a line
+                // and they start `r·ds + to(y)` bytes into it, a multiple of the line
+                // (`on_lines`). The block's source rows are the stage's `a` rows of `b·N` bytes.
+                unsafe {
+                    if direct {
+                        t.direct::<N, M, K, true>((r * ds, 0), out);
+                    } else {
+                        t.direct::<N, M, K, false>((r * ds, 0), out);
+                    }
+                }
                 continue;
             }
             if straight && out_row < stream::PAGE {
@@ -500,10 +496,11 @@ unsafe fn in_place_pairs<const N: usize, const M: usize, const K: usize>(
                 let v = unsafe { group_pair::<N, M, K>(s, (lo, hi)) };
                 for (i, v) in v.iter().enumerate() {
                     let at = r * ds + o + i * out_row;
-                    let line: &mut [u8; 32] = (&mut out[at..at + 32]).try_into().expect("32 bytes");
-                    // SAFETY: `line` is 32 writable bytes (destination row `gy·M + i`'s
-                    // bytes of groups `gx` and `gx + 1`); a plain store needs no alignment.
-                    unsafe { super::avx2::store::<false>(*v, line.as_mut_ptr()) };
+                    debug_assert!(at + 2 * lanes::BYTES <= out.len());
+                    // SAFETY: bytes `at ..` are destination row `gy·M + i`'s 16 bytes of group
+                    // `gx` and then of group `gx + 1`, within `out` (the caller's contract); a
+                    // plain store needs no alignment.
+                    unsafe { super::avx2::store::<false>(*v, out.as_mut_ptr().add(at)) };
                 }
             }
         }

@@ -16,7 +16,9 @@
 //! Where the one-step copy would move less than a vector a side per kernel step (a sub-tile
 //! and a transpose at once, or sub-tiles of two sizes, between packed fields or bytes), the
 //! copy goes through an intermediate layout: one layout's tiling without its sub-tile, each
-//! step a kernel of whole vectors, through a scratch buffer allocated per copy.
+//! step a kernel of at least half a vector, through a scratch buffer allocated per copy that
+//! holds a cache-sized slab of the intermediate at a time (or, for packed fields, the whole
+//! intermediate where no loop walks it slab by slab).
 //!
 //! With the `rayon` feature, copies of 4 MiB or more between storage of whole bytes run on
 //! rayon's thread pool, each thread on its own slice of the destination (packed storage stays
@@ -232,36 +234,29 @@ impl How {
     /// `{0,1:T(32,128)}`; `T(8,128)(4,1)`, whose blocks are widened to `16 × 4` slots, 0.81 in
     /// one step and 0.51 in two).
     fn narrow(&self, bits: usize) -> bool {
-        let short = |nest: &Nest, slot: usize| {
-            let (src, dst) = nest.kernel.rows();
-            src.min(dst) * slot < bits
+        let Some((nest, (_, slot))) = self.nest() else {
+            return matches!(self, How::Elements(_));
         };
-        match self {
-            How::Nothing | How::Bitcast { .. } | How::Through(_) => false,
-            How::Elements(_) => true,
-            How::Words { nest, width } => {
-                let (src, dst) = nest.kernel.rows();
-                let within = matches!(
-                    nest.kernel,
-                    Kernel::Block {
-                        form: Form::Lanes { inner: 4.., .. },
-                        ..
-                    }
-                ) && src * dst <= 16;
-                within || short(nest, 8 * width)
-            }
-            // (Transposes of fields go a whole block at a time through bytes, however short
-            // the block's rows.)
-            How::Bits { nest, fields } => {
-                let lanes = matches!(
-                    nest.kernel,
-                    Kernel::Block {
-                        form: Form::Lanes { .. },
-                        ..
-                    }
-                );
-                !lanes && short(nest, fields.src_bits)
-            }
+        let (src, dst) = nest.kernel.rows();
+        let short = src.min(dst) * slot < bits;
+        match (self, nest.kernel) {
+            (
+                How::Words { .. },
+                Kernel::Block {
+                    form: Form::Lanes { inner: 4.., .. },
+                    ..
+                },
+            ) => short || src * dst <= 16,
+            // Transposes of fields go a whole block at a time through bytes, however short
+            // the block's rows.
+            (
+                How::Bits { .. },
+                Kernel::Block {
+                    form: Form::Lanes { .. },
+                    ..
+                },
+            ) => false,
+            _ => short,
         }
     }
 }
@@ -301,6 +296,37 @@ struct Slabs {
     count: usize,
 }
 
+impl Slabs {
+    /// The slabs of the two steps `first` and `second`, with the depths of their slab loops
+    /// (each the loop that alone walks the intermediate, [`Nest::dominant`]); `None` where a
+    /// step has no such loop or the two walk it in strides neither of which divides the other.
+    fn of(first: &How, second: &How) -> Option<(usize, usize, Slabs)> {
+        let ((one, (b1, _)), (two, (_, b2))) = (first.nest()?, second.nest()?);
+        let ((d1, s1), (d2, s2)) = (one.dominant(|l| l.dst)?, two.dominant(|l| l.src)?);
+        // Each step's slab loop, its stride in bits, and the bits its steps cover.
+        let (s1, s2) = (s1.checked_mul(b1)?, s2.checked_mul(b2)?);
+        let (c1, c2) = (
+            one.outer[d1].size.checked_mul(s1)?,
+            two.outer[d2].size.checked_mul(s2)?,
+        );
+        let (small, big) = (s1.min(s2), s1.max(s2));
+        if !big.is_multiple_of(small) || c1 != c2 {
+            return None;
+        }
+        let bits = (8 * SLAB_BYTES / big).max(1).checked_mul(big)?;
+        if !bits.is_multiple_of(8) {
+            return None;
+        }
+        let slabs = Slabs {
+            bits,
+            steps: (bits / s1, bits / s2),
+            slot: (b1, b2),
+            count: c1.div_ceil(bits),
+        };
+        Some((d1, d2, slabs))
+    }
+}
+
 /// The bits of a 16-byte vector, what a kernel step should move on each side.
 const VECTOR_BITS: usize = 8 * lanes::BYTES;
 
@@ -311,33 +337,7 @@ impl Through {
     /// The two steps `first` and `second`, in slabs where both steps allow (their nests
     /// reordered so that the slab loop is outermost).
     fn new(mut first: CopyPlan, mut second: CopyPlan, direct: CopyPlan) -> Through {
-        let slabs = (|| {
-            let ((one, (b1, _)), (two, (_, b2))) = (first.how.nest()?, second.how.nest()?);
-            let ((d1, s1), (d2, s2)) = (one.dominant(|l| l.dst)?, two.dominant(|l| l.src)?);
-            // Each step's slab loop, its stride in bits, and the bits its steps cover.
-            let (s1, s2) = (s1.checked_mul(b1)?, s2.checked_mul(b2)?);
-            let (c1, c2) = (
-                one.outer[d1].size.checked_mul(s1)?,
-                two.outer[d2].size.checked_mul(s2)?,
-            );
-            let (small, big) = (s1.min(s2), s1.max(s2));
-            if !big.is_multiple_of(small) || c1 != c2 {
-                return None;
-            }
-            let per = (8 * SLAB_BYTES / big).max(1);
-            let bits = per.checked_mul(big)?;
-            if !bits.is_multiple_of(8) {
-                return None;
-            }
-            let slabs = Slabs {
-                bits,
-                steps: (bits / s1, bits / s2),
-                slot: (b1, b2),
-                count: c1.div_ceil(bits),
-            };
-            Some((d1, d2, slabs))
-        })();
-        let slabs = slabs.map(|(d1, d2, slabs)| {
+        let slabs = Slabs::of(&first.how, &second.how).map(|(d1, d2, slabs)| {
             first.how.reorder(d1);
             second.how.reorder(d2);
             slabs
@@ -845,8 +845,8 @@ impl CopyPlan {
         }
     }
 
-    /// The steps `slice` of a one-step copy of slots or fields (`Words`, `Bits`; the other
-    /// forms copy nothing here) on one thread. `src` and `dst` are whole buffers, metadata
+    /// The steps `slice` of a one-step copy of slots or fields (`Words`, `Bits`; never called
+    /// for the other forms) on one thread. `src` and `dst` are whole buffers, metadata
     /// prefix first, except on a side whose `slice.origin` is not 0: an intermediate (no
     /// prefix) whose buffer holds the slots from its origin on.
     fn run_slice(&self, src: &[u8], dst: &mut [u8], slice: &Slice, stream: bool) {
@@ -861,7 +861,7 @@ impl CopyPlan {
                     stream::fence();
                 }
             }
-            _ => {}
+            _ => unreachable!("only copies of slots or fields run by steps"),
         }
     }
 }
@@ -1247,8 +1247,9 @@ mod tests {
 
     #[test]
     fn two_step_copies_put_every_element_in_place() {
-        // (source, destination, whether the intermediate goes a slab at a time from the
-        // source to the destination; the way back may not): sub-tiles of
+        // (source, destination, whether the copy from the source to the destination goes a
+        // slab at a time: a coverage flag, so that the slab path is known to run here, not a
+        // value the copy's correctness rests on; the way back may not): sub-tiles of
         // two sizes across a transpose, and packed sub-tiles with a transpose; extents that
         // pad, several slabs, metadata prefixes, signed fields; `(4,1)` groups of bytes, and
         // sub-tiles of `E(4)` fields, along different dims.
