@@ -69,9 +69,10 @@ pub(crate) enum Form {
     Unzip,
     /// A transpose in registers, slot by slot (blocks narrower than a vector).
     Square,
-    /// A transpose of whole 16-byte vectors, up to a cache line a side (see
-    /// `kernels::lanes`). A side shorter than a line may be widened by a second loop that
-    /// continues it on its contiguous side (`wide`, for `a` and `b`; one step if not): a
+    /// A transpose of whole 16-byte vectors, up to a cache line a side, or a panel when the
+    /// array is too large for the cache ([`PANEL_BYTES`]; see `kernels::lanes`). A side
+    /// shorter than a line may be widened by a second loop that continues it on its
+    /// contiguous side (`wide`, for `a` and `b`; one step if not): a
     /// transposed `T(8,128)` tile's 8-slot rows become destination rows of four lines, from
     /// eight tiles (measured: `{0,1:T(8,128)}` to rows 0.35-0.42 -> 0.47-0.51 of memcpy
     /// against rows of one line; widening sides that already fill a line was slower).
@@ -174,13 +175,22 @@ fn block_side(l: &Loop, max: usize) -> usize {
 /// less where its loop is shorter, but at least a vector. A side may be shorter than a
 /// vector (the 8 rows of a tile of bytes) where [`widen`] will continue it to a vector or
 /// more from `loops` (the next tiles): a vector group's rows then span its steps.
-fn vector_block(a: Loop, b: Loop, bits: usize, loops: &[Loop]) -> Option<[usize; 2]> {
+fn vector_block(a: Loop, b: Loop, bits: usize, loops: &[Loop], panels: bool) -> Option<[usize; 2]> {
     let (line, vector) = (8 * LINE / bits, (8 * lanes::BYTES / bits).max(1));
-    let sides = [block_side(&a, line.max(1)), block_side(&b, line.max(1))];
+    let [ca, cb] = if panels {
+        panel_sides(bits)
+    } else {
+        [line, line]
+    };
+    let sides = [block_side(&a, ca.max(1)), block_side(&b, cb.max(1))];
     let clean = !a.clip && !b.clip && !loops.iter().any(|l| l.clip);
     // Side `k` (`a` if `dst`) is a vector or more, or `widen` continues its whole loop to one.
     let enough = |k: usize, side: &Loop, dst: bool| {
-        let most = if dst { WIDE_ROWS * line } else { line };
+        let most = match (panels, dst) {
+            (true, _) => [ca, cb][usize::from(!dst)],
+            (false, true) => WIDE_ROWS * line,
+            (false, false) => line,
+        };
         k >= vector
             || (k >= 2
                 && k == side.size
@@ -226,7 +236,7 @@ const WIDE_ROWS: usize = 4;
 /// blocks so widened outgrow the page of the kernels' stage (u8 2-D transpose 0.62-0.69 ->
 /// 0.18-0.20).
 /// Only when no loop clips: the edge of a clipped block is copied over `a` and `b` alone.
-fn widen(loops: &mut Vec<Loop>, sides: [Loop; 2], bits: usize) -> [Loop; 2] {
+fn widen(loops: &mut Vec<Loop>, sides: [Loop; 2], bits: usize, panels: bool) -> [Loop; 2] {
     let mut wide = [ONCE; 2];
     if sides.iter().chain(loops.iter()).any(|l| l.clip) {
         return wide;
@@ -234,7 +244,9 @@ fn widen(loops: &mut Vec<Loop>, sides: [Loop; 2], bits: usize) -> [Loop; 2] {
     let line = 8 * LINE / bits;
     let scattered = sides[1].dst * bits / 8 >= PAGE && sides[1].size * WIDE_ROWS * LINE <= PAGE;
     for (k, (side, w)) in sides.iter().zip(&mut wide).enumerate() {
-        let line = if k == 0 && (side.size < line || scattered) {
+        let line = if panels {
+            panel_sides(bits)[k]
+        } else if k == 0 && (side.size < line || scattered) {
             WIDE_ROWS * line
         } else {
             line
@@ -249,6 +261,37 @@ fn widen(loops: &mut Vec<Loop>, sides: [Loop; 2], bits: usize) -> [Loop; 2] {
         }
     }
     wide
+}
+
+/// Bytes of a panel: the block of a transpose of an array too large for the cache, staged
+/// whole in L2 (see `kernels::panels`), so that memory sees a few lines of a row at a time
+/// on both sides, not one line of each of 64 rows. Measured on the machine of BENCHMARKS.md
+/// (64 MiB): reading a line of each of 64 rows in turn ran 7-15 GB/s (prefetched or not),
+/// 512 bytes of each of 128 rows 25-31; streaming out a line of each of 64 rows 12 GB/s,
+/// 256 bytes of each 41 (a sequential read 41, memcpy 20). The library's transposes, one-line
+/// blocks -> panels, against memcpy: f32 2-D 0.53-0.60 -> 0.61-0.75, `{0,1:T(8,128)}` -> rows
+/// 0.53-0.61 -> 0.70-0.88, bf16 `T(8,128)(2,1)` -> `{0,1}` 0.59-0.60 -> 0.79, s8
+/// `T(32,128)(4,1)` -> `{0,1:T(32,128)(4,1)}` 0.43-0.48 -> 0.62-0.72, f32 4-D reversal
+/// 0.50-0.60 -> 0.66-0.72.
+pub(crate) const PANEL_BYTES: usize = 32 << 10;
+
+/// The least bytes of an array whose transposes go in panels: lowered by tests, to take
+/// the panels' paths on small arrays.
+#[cfg(test)]
+pub(crate) static PANELS_FROM: core::sync::atomic::AtomicUsize =
+    core::sync::atomic::AtomicUsize::new(super::stream::STREAM_BYTES);
+
+/// The sides of a panel of slots of `bits`: `a` destination-contiguous slots (a destination
+/// row of [`WIDE_ROWS`] lines; of two for bytes, whose panel's source rows are then 256
+/// bytes, not 128: the u8 2-D transpose 0.43-0.45 -> 0.46-0.51 of memcpy, other byte
+/// transposes within the noise) by `b` source-contiguous ones, to fill [`PANEL_BYTES`].
+fn panel_sides(bits: usize) -> [usize; 2] {
+    let a = if bits == 8 {
+        2 * LINE
+    } else {
+        8 * WIDE_ROWS * LINE / bits
+    };
+    [a, 8 * PANEL_BYTES / bits / a]
 }
 
 /// The most block rows one sweep of a transpose's innermost loop takes: each block touches
@@ -290,7 +333,23 @@ impl Nest {
     /// Orders `loops` (of an array with dims `bounds`) around the fastest kernel they allow;
     /// `bits` is the bits of a slot (8 for a byte; 4 for `E(4)` fields, whose block kernels
     /// go through bytes), 0 when the storage has no block kernel (other packed elements).
-    pub(crate) fn new(mut loops: Vec<Loop>, bounds: Vec<usize>, bits: usize) -> Nest {
+    pub(crate) fn new(loops: Vec<Loop>, bounds: Vec<usize>, bits: usize) -> Nest {
+        Nest::build(loops, bounds, bits, false)
+    }
+
+    /// [`new`](Self::new) for a copy of whole-byte slots (`bits` a multiple of 8), whose
+    /// transposes of arrays past [`STREAM_BYTES`](super::stream::STREAM_BYTES) go in panels
+    /// ([`PANEL_BYTES`]).
+    pub(crate) fn words(loops: Vec<Loop>, bounds: Vec<usize>, bits: usize) -> Nest {
+        let bytes = bounds.iter().fold(bits / 8, |n, &b| n.saturating_mul(b));
+        #[cfg(test)]
+        let from = PANELS_FROM.load(core::sync::atomic::Ordering::Relaxed);
+        #[cfg(not(test))]
+        let from = super::stream::STREAM_BYTES;
+        Nest::build(loops, bounds, bits, bytes >= from)
+    }
+
+    fn build(mut loops: Vec<Loop>, bounds: Vec<usize>, bits: usize, panels: bool) -> Nest {
         let blocks = bits > 0;
         coalesce(&mut loops);
         let by_dst = (0..loops.len()).min_by_key(|&k| (loops[k].dst, loops[k].src));
@@ -315,7 +374,7 @@ impl Nest {
                     let (out, a) = split(a, block_side(&a, MAX_RUN));
                     loops.extend(out);
                     ([a, b], Form::Unzip)
-                } else if let Some(sides) = vector_block(a, b, bits, &loops) {
+                } else if let Some(sides) = vector_block(a, b, bits, &loops, panels) {
                     // Blocks of whole lines (or as much of a line as the loops give) on both
                     // sides, transposed a vector at a time.
                     let mut out = [a, b];
@@ -324,7 +383,7 @@ impl Nest {
                         loops.extend(o);
                         *side = l;
                     }
-                    let wide = widen(&mut loops, out, bits);
+                    let wide = widen(&mut loops, out, bits, panels);
                     (out, Form::Lanes { wide, inner: 1 })
                 } else {
                     // Each side: tiles of whole lines, blocks within a tile. Blocks of at

@@ -417,7 +417,7 @@ struct Elements {
 /// blocks' width, when it transposes the blocks a vector at a time; `None` otherwise.
 fn folded_nest(loops: &[Loop], dims: &[usize], width: usize) -> Option<(Nest, usize)> {
     let (loops, wide, k) = folded(loops, dims, width)?;
-    let mut nest = Nest::new(loops, dims.to_vec(), 8 * wide);
+    let mut nest = Nest::words(loops, dims.to_vec(), 8 * wide);
     match &mut nest.kernel {
         Kernel::Block {
             form: Form::Lanes { inner, .. },
@@ -576,7 +576,7 @@ impl CopyPlan {
                     // -> `T(32,128)(4,1)E(4)` 0.03 -> 0.47 of memcpy, `(8,1)` 0.05 -> 1.01).
                     let (loops, width) = widened(&bytes, dst.dims(), 1).unwrap_or((bytes, 1));
                     How::Words {
-                        nest: Nest::new(loops, dst.dims().to_vec(), 8 * width),
+                        nest: Nest::words(loops, dst.dims().to_vec(), 8 * width),
                         width,
                     }
                 }
@@ -586,7 +586,7 @@ impl CopyPlan {
                         && let Some((loops, width)) = widened(&loops, dst.dims(), s.bits / 8) =>
                 {
                     How::Words {
-                        nest: Nest::new(loops, dst.dims().to_vec(), 8 * width),
+                        nest: Nest::words(loops, dst.dims().to_vec(), 8 * width),
                         width,
                     }
                 }
@@ -623,6 +623,8 @@ impl CopyPlan {
                     );
                     let nest = if bits == 8 && s.bits < 4 && lanes {
                         by_fields
+                    } else if words {
+                        Nest::words(loops.clone(), dst.dims().to_vec(), bits)
                     } else {
                         Nest::new(loops.clone(), dst.dims().to_vec(), bits)
                     };
@@ -1173,6 +1175,55 @@ mod tests {
             check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), true);
             #[cfg(target_arch = "x86_64")]
             crate::tensor::avx2::OFF.store(false, core::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Streamed transposes in panels (`nest::PANEL_BYTES`: blocks staged whole, the next
+        /// block prefetched), taken here on arrays of any size: 2-D at every width, to and
+        /// between transposed tiles, sub-tiles moved as wider slots or transposed within, 4-D
+        /// reversals, of extents that fill whole panels or cut the last ones (copied at the
+        /// edge element by element), in AVX2 registers or in 16-byte ones: each element where
+        /// the plans' offsets put it, padding left as it was.
+        #[test]
+        fn panels_put_every_element_in_place(
+            ty in proptest::sample::select(alloc::vec!["u8", "bf16", "f32", "f64", "c128"]),
+            form in 0usize..6,
+            (rows, cols, whole) in (64usize..700, 64usize..700, proptest::prelude::any::<bool>()),
+            dims in (1usize..4, 1usize..4),
+            avx2 in proptest::prelude::any::<bool>(),
+        ) {
+            let (a, b) = match form {
+                0 => ("{1,0}", "{0,1}"),
+                1 => ("{1,0}", "{0,1:T(8,128)}"),
+                2 => ("{1,0:T(8,128)}", "{0,1:T(8,128)}"),
+                3 if ty == "u8" => ("{1,0:T(32,128)(4,1)}", "{0,1:T(32,128)(4,1)}"),
+                3 => ("{1,0:T(8,128)(2,1)}", "{0,1}"),
+                4 => ("{0,1:T(8,128)}", "{1,0}"),
+                _ => ("{3,2,1,0}", "{0,1,2,3}"),
+            };
+            let (rows, cols) = if whole {
+                (128 << (rows % 3), 128 << (cols % 3))
+            } else {
+                (rows, cols)
+            };
+            let shape = if form == 5 {
+                alloc::format!("{ty}[{},{},{},{}]", 8 * dims.0, rows / 8, cols / 8, 16 * dims.1)
+            } else {
+                alloc::format!("{ty}[{rows},{cols}]")
+            };
+            let panels = &crate::tensor::nest::PANELS_FROM;
+            panels.store(0, core::sync::atomic::Ordering::Relaxed);
+            #[cfg(target_arch = "x86_64")]
+            crate::tensor::avx2::OFF.store(!avx2, core::sync::atomic::Ordering::Relaxed);
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = avx2;
+            check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), true);
+            #[cfg(target_arch = "x86_64")]
+            crate::tensor::avx2::OFF.store(false, core::sync::atomic::Ordering::Relaxed);
+            panels.store(crate::tensor::stream::STREAM_BYTES, core::sync::atomic::Ordering::Relaxed);
         }
     }
 

@@ -18,8 +18,8 @@ pub(crate) const LINE: usize = 64;
 /// Bytes of a page.
 pub(crate) const PAGE: usize = 4096;
 
-/// A kernel's scratch: two pages of lines, page-aligned (lines gathered before they are
-/// streamed out, and the source rows they are gathered from).
+/// A kernel's scratch: `L` lines, two pages unless said, page-aligned (lines gathered
+/// before they are streamed out, and the source rows they are gathered from).
 ///
 /// On the stack it would lie at an offset within its page that changes from run to run
 /// (the stack's start is randomised), and where that offset matched the source rows' offset
@@ -27,15 +27,22 @@ pub(crate) const PAGE: usize = 4096;
 /// the core compares only the low 12 address bits). Measured on the `(2,1)`, `(4,1)` and
 /// `(8,1)` interleaves: 0.28-0.93 of memcpy from one run to the next, 0.7-1.3 aligned.
 #[repr(C, align(4096))]
-pub(crate) struct Lines(pub(crate) [[u8; LINE]; 2 * PAGE / LINE]);
+pub(crate) struct Lines<const L: usize = { 2 * PAGE / LINE }>(pub(crate) [[u8; LINE]; L]);
 
 impl Lines {
+    /// The scratch of two pages ([`zeroed`](Lines::zeroed)).
+    pub(crate) fn boxed() -> Box<Lines> {
+        Lines::zeroed()
+    }
+}
+
+impl<const L: usize> Lines<L> {
     /// A zeroed scratch on the heap: on the stack, its 8 KiB made every caller's frame probe
     /// its pages on each call (measured: a fifth of a 4 KiB transposed copy that never used
     /// it).
     #[inline(never)]
-    pub(crate) fn boxed() -> Box<Lines> {
-        Box::new(Lines([[0; LINE]; 2 * PAGE / LINE]))
+    pub(crate) fn zeroed() -> Box<Lines<L>> {
+        Box::new(Lines([[0; LINE]; L]))
     }
 }
 
