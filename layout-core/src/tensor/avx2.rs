@@ -13,9 +13,9 @@ use core::arch::x86_64::{
     _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_extracti128_si256,
     _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
     _mm256_set1_epi8, _mm256_setzero_si256, _mm256_slli_epi16, _mm256_srli_epi16,
-    _mm256_storeu_si256, _mm256_stream_si256, _mm256_unpackhi_epi8, _mm256_unpackhi_epi16,
-    _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16,
-    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+    _mm256_storeu_si256, _mm256_unpackhi_epi8, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32,
+    _mm256_unpacklo_epi64,
 };
 
 cpufeatures::new!(has_avx2, "avx2");
@@ -158,7 +158,10 @@ pub(crate) unsafe fn load_halves(lo: *const u8, hi: *const u8) -> Y {
     }
 }
 
-/// Stores `v` at `p`, with a non-temporal store if `STREAM`.
+/// Stores `v` at `p`, with non-temporal stores if `STREAM`: two of 16 bytes, not one of 32
+/// (measured on the machine of BENCHMARKS.md, 64 MiB: bf16 rows -> `T(8,128)(2,1)`, whose
+/// lines go out 32 bytes at a time, 0.83-0.90 -> 0.96-0.97 of memcpy; a loop of nothing but
+/// 32-byte non-temporal stores ran 8 GB/s there, of 16-byte ones 38).
 ///
 /// # Safety
 /// `p` is valid for writes of 32 bytes, 32-byte aligned if `STREAM`; the CPU has AVX2.
@@ -169,7 +172,8 @@ pub(crate) unsafe fn store<const STREAM: bool>(v: Y, p: *mut u8) {
     // contract).
     unsafe {
         if STREAM {
-            _mm256_stream_si256(p.cast(), v.0);
+            _mm_stream_si128(p.cast(), _mm256_castsi256_si128(v.0));
+            _mm_stream_si128(p.add(16).cast(), _mm256_extracti128_si256::<1>(v.0));
         } else {
             _mm256_storeu_si256(p.cast(), v.0);
         }
