@@ -528,12 +528,13 @@ unsafe fn in_place_pairs<const N: usize, const M: usize, const K: usize>(
 /// The blocks of a streamed transpose in panels (see `nest::PANEL_BYTES`): each block's `a`
 /// source rows of `b` slots copied whole into `stage` (in L2), then transposed from there
 /// into whole destination lines streamed straight from AVX2 registers
-/// ([`Unstaged::direct`]), while every line of the next block's source rows is prefetched,
-/// a few per line stored ([`Fetch`]). The next block is block `r + 1`, and after the last,
-/// the block at byte `next` of `src`: the same block of the next leaf (`s` is `src` from byte
-/// `base`). Measured (64 MiB,
-/// against memcpy): a prototype of this loop ran the u8 2-D transpose at 0.69 with
-/// prefetches spread so, 0.58 with the next block's rows prefetched as each row was staged.
+/// ([`Unstaged::direct`]), while every line of a block two ahead is prefetched, a few per
+/// line stored ([`Fetch`]): block `r + 2`, or past the leaf's last, the blocks from byte
+/// `next` of `src`, those of the next leaf (`s` is `src` from byte `base`). Measured (64
+/// MiB, against memcpy): a prototype of this loop ran the u8 2-D transpose at 0.69 with
+/// prefetches spread so, 0.58 with the next block's rows prefetched as each row was staged;
+/// two blocks ahead, not one, f32 2-D transpose 0.67 -> 0.74, u8 0.49 -> 0.55 (medians of
+/// four alternating runs; 4-D reversals within the noise, four blocks ahead slower).
 ///
 /// # Safety
 /// The CPU has AVX2; every block's destination rows are whole lines, which start on lines of
@@ -555,10 +556,10 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize>(
             let at = r * ss + from.at(x);
             into.copy_from_slice(&s[at..at + len]);
         }
-        let ahead = if r + 1 < reps {
-            base + (r + 1) * ss
+        let ahead = if r + 2 < reps {
+            base + (r + 2) * ss
         } else {
-            next
+            next + (r + 2 - reps) * ss
         };
         let mut t = Unstaged::staged(stage, (a, b), to);
         t.fetch = Some(Fetch {
@@ -795,23 +796,15 @@ impl<'a> Unstaged<'a> {
                 // the block's span as in `buffered`; the CPU has AVX2.
                 let (lo, hi) = unsafe {
                     if strided {
-                        let row = |gx: usize| {
+                        line_halves::<N, M, K, _>(self.s, gx, |gx| {
                             let f = at + from.at(gx * M);
-                            move |i: usize| f + i * from.lo
-                        };
-                        (
-                            group_pair::<N, M, K>(self.s, (row(gx), row(gx + 1))),
-                            group_pair::<N, M, K>(self.s, (row(gx + 2), row(gx + 3))),
-                        )
+                            move |i| f + i * from.lo
+                        })
                     } else {
-                        let row = |gx: usize| {
+                        line_halves::<N, M, K, _>(self.s, gx, |gx| {
                             let rows = from.group::<M>(at, gx * M);
-                            move |i: usize| rows[i]
-                        };
-                        (
-                            group_pair::<N, M, K>(self.s, (row(gx), row(gx + 1))),
-                            group_pair::<N, M, K>(self.s, (row(gx + 2), row(gx + 3))),
-                        )
+                            move |i| rows[i]
+                        })
                     }
                 };
                 for i in 0..M {
@@ -880,6 +873,30 @@ pub(crate) fn transpose_bytes_into_lines(
         }
     }
     true
+}
+
+/// The two halves of `M` destination lines ([`Unstaged::direct`]): groups `gx` and `gx + 1`,
+/// then `gx + 2` and `gx + 3` ([`group_pair`]), the source rows of group `g` at bytes
+/// `rows(g)(i)` of `s`.
+///
+/// # Safety
+/// As [`group_pair`], for each of the four groups; the CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn line_halves<const N: usize, const M: usize, const K: usize, F: Fn(usize) -> usize>(
+    s: &[u8],
+    gx: usize,
+    rows: impl Fn(usize) -> F,
+) -> ([super::avx2::Y; M], [super::avx2::Y; M]) {
+    // SAFETY: every row of the four groups ends within `s` (the caller's contract).
+    unsafe {
+        (
+            group_pair::<N, M, K>(s, (rows(gx), rows(gx + 1))),
+            group_pair::<N, M, K>(s, (rows(gx + 2), rows(gx + 3))),
+        )
+    }
 }
 
 /// Two groups of the vector transpose side by side in AVX2 registers: the `M` source rows
