@@ -78,8 +78,8 @@ struct Whole<'a> {
 /// The working memory of the block kernels (a block's rows, and for transposes its
 /// transposed rows), and whether they stream.
 struct Scratch {
-    lines: alloc::boxed::Box<stream::Lines>,
-    out: alloc::boxed::Box<stream::Lines>,
+    lines: stream::Staging,
+    out: stream::Staging,
     stream: bool,
 }
 
@@ -376,12 +376,19 @@ pub(crate) fn copy(
             }
         }),
         Kernel::Block { a, b, form } => {
-            // Made (8 KiB zeroed) on the first block only.
+            // Made (2 × 8 KiB zeroed, or 2 × 36 KiB for a panel: see `stream::PANEL_BYTES`) on
+            // the first block only.
+            let wide = match form {
+                Form::Lanes { wide, .. } => *wide,
+                _ => [ONCE; 2],
+            };
+            let panel = fields.src_bits == 4
+                && a.size * wide[0].size * b.size * wide[1].size * 4 > 8 * 2 * stream::PAGE;
             let mut scratch = None;
             let mut blocks = |leaf: &Leaf<'_>, inner: Option<&Loop>| {
                 let scratch = scratch.get_or_insert_with(|| Scratch {
-                    lines: stream::Lines::boxed(),
-                    out: stream::Lines::boxed(),
+                    lines: stream::Staging::new(panel),
+                    out: stream::Staging::new(panel),
                     stream,
                 });
                 // Where no loop clips, the blocks of a row of tiles at once (see
@@ -538,7 +545,7 @@ impl BitFields {
             b,
             form,
         } = whole;
-        let (stream, lines) = (scratch.stream, &mut scratch.lines.0);
+        let (stream, lines) = (scratch.stream, scratch.lines.get());
         let (dst_at, src_at) = (self.dst_start + 4 * d, self.src_start + 4 * s);
         let even = |x: usize| x.is_multiple_of(2);
         if (self.dst_bits, self.src_bits) != (4, 4)
@@ -725,8 +732,8 @@ impl BitFields {
         let width = if planes { len * bits / 8 } else { len };
         let stream = scratch.stream;
         let (stage, out) = (
-            scratch.lines.0.as_flattened_mut(),
-            scratch.out.0.as_flattened_mut(),
+            scratch.lines.get().as_flattened_mut(),
+            scratch.out.get().as_flattened_mut(),
         );
         // Source rows a chunk: `chunk / per` rows of bytes, `width` bytes each.
         let mut chunk = rows;
@@ -863,8 +870,8 @@ impl BitFields {
         let (dst_at, src_at) = (self.dst_start + bits * d, self.src_start + bits * s);
         let byte = |fields: usize| (fields * bits).is_multiple_of(8);
         let (bytes, out) = (
-            scratch.lines.0.as_flattened_mut(),
-            scratch.out.0.as_flattened_mut(),
+            scratch.lines.get().as_flattened_mut(),
+            scratch.out.get().as_flattened_mut(),
         );
         let n = a.size * b.size;
         if self.dst_bits != bits

@@ -9,7 +9,7 @@
 //! transposes of 1- and 2-byte slots run in AVX2 registers when the CPU has it (`avx2`). Blocks and runs that the array's edge cuts are copied slot by slot, in bounds.
 
 use super::digits::Loop;
-use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, PANEL_BYTES, Slice};
+use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};
 use super::stream::LINE;
 use super::{lanes, stream};
 
@@ -525,7 +525,7 @@ unsafe fn in_place_pairs<const N: usize, const M: usize, const K: usize>(
     }
 }
 
-/// The blocks of a streamed transpose in panels (see `nest::PANEL_BYTES`): each block's `a`
+/// The blocks of a streamed transpose in panels (see `stream::PANEL_BYTES`): each block's `a`
 /// source rows of `b` slots copied whole into `stage` (in L2), then transposed from there
 /// into whole destination lines streamed straight from AVX2 registers
 /// ([`Unstaged::direct`]), while every line of a block two ahead is prefetched, a few per
@@ -1495,14 +1495,12 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                 _ => ([ONCE; 2], 1),
             };
             let mut lines = [[0u8; LINE]; 0];
-            let (mut full, mut panel);
-            let scratch: &mut Scratch = if a.size * wa.size * b.size * wb.size * N > stream::PAGE {
-                // A panel (see `nest::PANEL_BYTES`): a page of lines and the panel's stage.
-                panel = stream::Lines::<{ (stream::PAGE + PANEL_BYTES) / LINE }>::zeroed();
-                &mut panel.0
-            } else if stream || size_of_val(src) >= STAGED_BYTES {
-                full = stream::Lines::boxed();
-                &mut full.0
+            let mut full;
+            // A panel (see `stream::PANEL_BYTES`): a page of lines and the panel's stage.
+            let panel = a.size * wa.size * b.size * wb.size * N > stream::PAGE;
+            let scratch: &mut Scratch = if panel || stream || size_of_val(src) >= STAGED_BYTES {
+                full = stream::Staging::new(panel);
+                full.get()
             } else {
                 &mut lines
             };

@@ -17,7 +17,7 @@ use core::ops::Range;
 
 use super::digits::Loop;
 use super::lanes;
-use super::stream::{LINE, PAGE};
+use super::stream::{LINE, PAGE, PANEL_BYTES};
 use crate::index::MAX_EXPANDED_RANK;
 
 /// The largest block side of the transpose kernel, in slots.
@@ -263,18 +263,6 @@ fn widen(loops: &mut Vec<Loop>, sides: [Loop; 2], bits: usize, panels: bool) -> 
     wide
 }
 
-/// Bytes of a panel: the block of a transpose of an array too large for the cache, staged
-/// whole in L2 (see `kernels::panels`), so that memory sees a few lines of a row at a time
-/// on both sides, not one line of each of 64 rows. Measured on the machine of BENCHMARKS.md
-/// (64 MiB): reading a line of each of 64 rows in turn ran 7-15 GB/s (prefetched or not),
-/// 512 bytes of each of 128 rows 25-31; streaming out a line of each of 64 rows 12 GB/s,
-/// 256 bytes of each 41 (a sequential read 41, memcpy 20). The library's transposes, one-line
-/// blocks -> panels, against memcpy: f32 2-D 0.53-0.60 -> 0.61-0.75, `{0,1:T(8,128)}` -> rows
-/// 0.53-0.61 -> 0.70-0.88, bf16 `T(8,128)(2,1)` -> `{0,1}` 0.59-0.60 -> 0.79, s8
-/// `T(32,128)(4,1)` -> `{0,1:T(32,128)(4,1)}` 0.43-0.48 -> 0.62-0.72, f32 4-D reversal
-/// 0.50-0.60 -> 0.66-0.72.
-pub(crate) const PANEL_BYTES: usize = 32 << 10;
-
 /// The least bytes of an array whose transposes go in panels: lowered by tests, to take
 /// the panels' paths on small arrays.
 #[cfg(test)]
@@ -282,11 +270,11 @@ pub(crate) static PANELS_FROM: core::sync::atomic::AtomicUsize =
     core::sync::atomic::AtomicUsize::new(super::stream::STREAM_BYTES);
 
 /// The sides of a panel of slots of `bits`: `a` destination-contiguous slots (a destination
-/// row of [`WIDE_ROWS`] lines; of two for bytes, whose panel's source rows are then 256
-/// bytes, not 128: the u8 2-D transpose 0.43-0.45 -> 0.46-0.51 of memcpy, other byte
-/// transposes within the noise) by `b` source-contiguous ones, to fill [`PANEL_BYTES`].
+/// row of [`WIDE_ROWS`] lines; of two for bytes and `E(4)` fields, whose panel's source rows
+/// are then 256 bytes, not 128: the u8 2-D transpose 0.43-0.45 -> 0.46-0.51 of memcpy, other
+/// byte transposes within the noise) by `b` source-contiguous ones, to fill [`PANEL_BYTES`].
 fn panel_sides(bits: usize) -> [usize; 2] {
-    let a = if bits == 8 {
+    let a = if bits <= 8 {
         2 * LINE
     } else {
         8 * WIDE_ROWS * LINE / bits
@@ -337,11 +325,11 @@ impl Nest {
         Nest::build(loops, bounds, bits, false)
     }
 
-    /// [`new`](Self::new) for a copy of whole-byte slots (`bits` a multiple of 8), whose
-    /// transposes of arrays past [`STREAM_BYTES`](super::stream::STREAM_BYTES) go in panels
-    /// ([`PANEL_BYTES`]).
-    pub(crate) fn words(loops: Vec<Loop>, bounds: Vec<usize>, bits: usize) -> Nest {
-        let bytes = bounds.iter().fold(bits / 8, |n, &b| n.saturating_mul(b));
+    /// [`new`](Self::new) for a copy of whole-byte slots or of `E(4)` fields on both sides
+    /// (whose kernels stage whole blocks), whose transposes of arrays past
+    /// [`STREAM_BYTES`](super::stream::STREAM_BYTES) go in panels ([`PANEL_BYTES`]).
+    pub(crate) fn sized(loops: Vec<Loop>, bounds: Vec<usize>, bits: usize) -> Nest {
+        let bytes = bounds.iter().fold(bits, |n, &b| n.saturating_mul(b)) / 8;
         #[cfg(test)]
         let from = PANELS_FROM.load(core::sync::atomic::Ordering::Relaxed);
         #[cfg(not(test))]

@@ -417,7 +417,7 @@ struct Elements {
 /// blocks' width, when it transposes the blocks a vector at a time; `None` otherwise.
 fn folded_nest(loops: &[Loop], dims: &[usize], width: usize) -> Option<(Nest, usize)> {
     let (loops, wide, k) = folded(loops, dims, width)?;
-    let mut nest = Nest::words(loops, dims.to_vec(), 8 * wide);
+    let mut nest = Nest::sized(loops, dims.to_vec(), 8 * wide);
     match &mut nest.kernel {
         Kernel::Block {
             form: Form::Lanes { inner, .. },
@@ -576,7 +576,7 @@ impl CopyPlan {
                     // -> `T(32,128)(4,1)E(4)` 0.03 -> 0.47 of memcpy, `(8,1)` 0.05 -> 1.01).
                     let (loops, width) = widened(&bytes, dst.dims(), 1).unwrap_or((bytes, 1));
                     How::Words {
-                        nest: Nest::words(loops, dst.dims().to_vec(), 8 * width),
+                        nest: Nest::sized(loops, dst.dims().to_vec(), 8 * width),
                         width,
                     }
                 }
@@ -586,7 +586,7 @@ impl CopyPlan {
                         && let Some((loops, width)) = widened(&loops, dst.dims(), s.bits / 8) =>
                 {
                     How::Words {
-                        nest: Nest::words(loops, dst.dims().to_vec(), 8 * width),
+                        nest: Nest::sized(loops, dst.dims().to_vec(), 8 * width),
                         width,
                     }
                 }
@@ -623,8 +623,8 @@ impl CopyPlan {
                     );
                     let nest = if bits == 8 && s.bits < 4 && lanes {
                         by_fields
-                    } else if words {
-                        Nest::words(loops.clone(), dst.dims().to_vec(), bits)
+                    } else if words || bits == 4 {
+                        Nest::sized(loops.clone(), dst.dims().to_vec(), bits)
                     } else {
                         Nest::new(loops.clone(), dst.dims().to_vec(), bits)
                     };
@@ -1181,15 +1181,16 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 
-        /// Streamed transposes in panels (`nest::PANEL_BYTES`: blocks staged whole, the next
-        /// block prefetched), taken here on arrays of any size: 2-D at every width, to and
+        /// Streamed transposes in panels (`stream::PANEL_BYTES`: blocks staged whole, the next
+        /// block prefetched), taken here on arrays of any size: 2-D at every width and of
+        /// `E(4)` fields, to and
         /// between transposed tiles, sub-tiles moved as wider slots or transposed within, 4-D
         /// reversals, of extents that fill whole panels or cut the last ones (copied at the
         /// edge element by element), in AVX2 registers or in 16-byte ones: each element where
         /// the plans' offsets put it, padding left as it was.
         #[test]
         fn panels_put_every_element_in_place(
-            ty in proptest::sample::select(alloc::vec!["u8", "bf16", "f32", "f64", "c128"]),
+            ty in proptest::sample::select(alloc::vec!["u8", "bf16", "f32", "f64", "c128", "s4"]),
             form in 0usize..6,
             (rows, cols, whole) in (64usize..700, 64usize..700, proptest::prelude::any::<bool>()),
             dims in (1usize..4, 1usize..4),
@@ -1209,11 +1210,20 @@ mod tests {
             } else {
                 (rows, cols)
             };
+            // (A panel of `E(4)` fields is 512 of them a side or more.)
+            let (rows, cols) = if ty == "s4" { (2 * rows, 4 * cols) } else { (rows, cols) };
             let shape = if form == 5 {
                 alloc::format!("{ty}[{},{},{},{}]", 8 * dims.0, rows / 8, cols / 8, 16 * dims.1)
             } else {
                 alloc::format!("{ty}[{rows},{cols}]")
             };
+            // `s4` as `E(4)` fields on both sides (their transposes go through bytes).
+            let packed = |layout: &str| match (ty, layout.contains(':')) {
+                ("s4", true) => layout.replace('}', "E(4)}"),
+                ("s4", false) => layout.replace('}', ":E(4)}"),
+                _ => alloc::string::String::from(layout),
+            };
+            let (a, b) = (packed(a), packed(b));
             let panels = &crate::tensor::nest::PANELS_FROM;
             panels.store(0, core::sync::atomic::Ordering::Relaxed);
             #[cfg(target_arch = "x86_64")]
