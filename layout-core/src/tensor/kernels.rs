@@ -579,7 +579,8 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize>(
 /// transposed ([`Unstaged::direct`]): line `k` is line `k % 2^shift` of row `k >> shift`,
 /// at `at + rows.at(row)` bytes into `src`.
 #[cfg(target_arch = "x86_64")]
-struct Fetch<'a> {
+#[derive(Clone, Copy)]
+pub(crate) struct Fetch<'a> {
     src: &'a [u8],
     at: usize,
     rows: Rows,
@@ -588,7 +589,26 @@ struct Fetch<'a> {
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Fetch<'_> {
+impl<'a> Fetch<'a> {
+    /// The `count` rows of `len` bytes (whole lines, a power of two of them) at bytes `at +
+    /// (x % lo_rows)·lo + (x / lo_rows)·hi` of `src` (`lo_rows` a power of two); `None` where
+    /// the rows are not so.
+    pub(crate) fn rows(
+        src: &'a [u8],
+        at: usize,
+        (lo_rows, lo, hi): (usize, usize, usize),
+        (count, len): (usize, usize),
+    ) -> Option<Fetch<'a>> {
+        (lo_rows.is_power_of_two() && len.is_multiple_of(LINE) && (len / LINE).is_power_of_two())
+            .then(|| Fetch {
+                src,
+                at,
+                rows: Rows::new(lo_rows, lo, hi),
+                shift: (len / LINE).trailing_zeros(),
+                lines: count * len / LINE,
+            })
+    }
+
     /// Prefetches lines `k` of the next block.
     #[inline(always)]
     fn lines(&self, k: core::ops::Range<usize>) {
@@ -826,17 +846,18 @@ impl<'a> Unstaged<'a> {
 /// The `rows` rows of `len` bytes of `stage` transposed into whole destination lines, stored
 /// straight from AVX2 registers (`Unstaged::direct`), streamed if `stream`: byte `y` of row
 /// `x` to byte `x` of destination row `y`, which starts at byte `at + (y % lo_rows)·lo + (y /
-/// lo_rows)·hi` of `out` (`lo_rows` a power of two). `false` (nothing done) without AVX2, or
-/// where the destination rows are not whole lines (from line boundaries, if streamed).
+/// lo_rows)·hi` of `out` (`lo_rows` a power of two), the lines of `fetch` prefetched
+/// meanwhile. `false` (nothing done) without AVX2, or where the destination rows are not
+/// whole lines (from line boundaries, if streamed).
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-pub(crate) fn transpose_bytes_into_lines(
-    stage: &[u8],
+pub(crate) fn transpose_bytes_into_lines<'a>(
+    stage: &'a [u8],
     (rows, len): (usize, usize),
     out: &mut [u8],
     at: usize,
     (lo_rows, lo, hi): (usize, usize, usize),
-    stream: bool,
+    (stream, fetch): (bool, Option<Fetch<'a>>),
 ) -> bool {
     const M: usize = lanes::BYTES;
     let lead = if stream {
@@ -859,6 +880,7 @@ pub(crate) fn transpose_bytes_into_lines(
         (rows, len),
         Rows::new(lo_rows, lo, hi),
     );
+    t.fetch = fetch;
     let (at, out) = (at - lead, &mut out[lead..]);
     // SAFETY: the CPU has AVX2 (checked); destination row `y` starts `at + to(y)` bytes into
     // `out` and is `rows` bytes, whole lines (checked); streamed, `out` starts on a line and

@@ -270,15 +270,16 @@ pub(crate) static PANELS_FROM: core::sync::atomic::AtomicUsize =
     core::sync::atomic::AtomicUsize::new(super::stream::STREAM_BYTES);
 
 /// The sides of a panel of slots of `bits`: `a` destination-contiguous slots (a destination
-/// row of [`WIDE_ROWS`] lines; of two for bytes and `E(4)` fields, whose panel's source rows
-/// are then 256 bytes, not 128: the u8 2-D transpose 0.43-0.45 -> 0.46-0.51 of memcpy, other
-/// byte transposes within the noise) by `b` source-contiguous ones, to fill [`PANEL_BYTES`].
+/// row of [`WIDE_ROWS`] lines, or one for bytes and `E(4)` fields, whose panels' source rows
+/// are then 512 bytes and 256: the read side is the slower) by `b` source-contiguous ones, to
+/// fill [`PANEL_BYTES`]. Measured (64 MiB, medians of three alternating runs, against
+/// memcpy): u8 2-D transpose with destination rows of 4, 2 and 1 lines 0.43-0.45, 0.46-0.51,
+/// 0.48; u8 rows -> `{0,1:T(8,128)}` 2 lines 0.41, 1 line 0.48; s4 `{1,0:E(4)}` ->
+/// `{0,1:E(4)}` 2 lines 0.28-0.38, 1 line 0.36-0.39; f32, bf16 and f64 transposes with 2
+/// lines, not 4, 0.05-0.1 slower.
 fn panel_sides(bits: usize) -> [usize; 2] {
-    let a = if bits <= 8 {
-        2 * LINE
-    } else {
-        8 * WIDE_ROWS * LINE / bits
-    };
+    let lines = if bits <= 8 { 1 } else { WIDE_ROWS };
+    let a = 8 * lines * LINE / bits;
     [a, 8 * PANEL_BYTES / bits / a]
 }
 
