@@ -44,6 +44,14 @@ impl<T: Copy> AlignedBuf<T> {
         len > 0 && size_of::<T>() > 0
     }
 
+    /// The buffer of `len` elements that allocates nothing (see [`allocates`](Self::allocates)).
+    fn unallocated(len: usize) -> Self {
+        AlignedBuf {
+            ptr: NonNull::dangling(),
+            len,
+        }
+    }
+
     /// A buffer of `len` copies of `value`.
     ///
     /// ```
@@ -56,10 +64,7 @@ impl<T: Copy> AlignedBuf<T> {
     /// If `len` elements overflow `isize::MAX` bytes; aborts if allocation fails.
     pub fn filled(len: usize, value: T) -> Self {
         if !Self::allocates(len) {
-            return AlignedBuf {
-                ptr: NonNull::dangling(),
-                len,
-            };
+            return Self::unallocated(len);
         }
         let layout = Self::alloc_layout(len);
         // SAFETY: `layout` has a non-zero size, since `len > 0` and `T` is not zero-sized.
@@ -96,11 +101,8 @@ impl AlignedBuf<u8> {
     /// bytes overflow `isize::MAX`): for scratch space a copy can do without. Zeroed pages
     /// come from the allocator as they are, not written over.
     pub(crate) fn try_zeroed(len: usize) -> Option<Self> {
-        if len == 0 {
-            return Some(AlignedBuf {
-                ptr: NonNull::dangling(),
-                len,
-            });
+        if !Self::allocates(len) {
+            return Some(Self::unallocated(len));
         }
         let layout = AllocLayout::array::<u8>(len)
             .and_then(|l| l.align_to(BUFFER_ALIGN))

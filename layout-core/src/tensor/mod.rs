@@ -46,8 +46,6 @@ use core::any::TypeId;
 
 #[cfg(feature = "ndarray")]
 use crate::index::LogicalOffsets;
-use crate::index::Plan;
-use crate::model::ArrayShape;
 use crate::typed::{
     DimsError, DynArray, DynExtents, ElementType, Layout, SameArrayAs, Sizes, Static, StaticLayout,
     StorageKind,
@@ -769,11 +767,7 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
             });
         }
         let (de, se) = (self.extents, src.extents);
-        let side = |shape: ArrayShape| match Plan::new(&shape) {
-            Ok(plan) => (shape, plan),
-            Err(e) => unreachable!("extents are checked when they are made: {e}"),
-        };
-        let plans = || (side(L::array_shape_in(&de)), side(L2::array_shape_in(&se)));
+        let plans = || (L::shape_and_plan_in(&de), L2::shape_and_plan_in(&se));
         let cached = TypeId::of::<L::Extents>() == TypeId::of::<Static>()
             && TypeId::of::<L2::Extents>() == TypeId::of::<Static>();
         cache::copy::<L, L2>(self.as_mut_slice(), src.as_slice(), plans, cached);

@@ -222,9 +222,30 @@ pub trait Layout: 'static {
     fn array_shape_in(extents: &Self::Extents) -> ArrayShape;
 
     /// The runtime index plan with these extents.
+    ///
+    /// ```
+    /// use xla_layout::{layout, typed::Layout};
+    /// type Batch = layout!(f32[?,128]{1,0:T(8,128)});
+    /// let plan = Batch::plan_in(&Batch::extents([9, 128]).unwrap());
+    /// assert_eq!(plan.size_bytes(), 16 * 128 * 4); // rows pad to 8
+    /// ```
     fn plan_in(extents: &Self::Extents) -> Plan {
-        match Plan::new(&Self::array_shape_in(extents)) {
-            Ok(plan) => plan,
+        Self::shape_and_plan_in(extents).1
+    }
+
+    /// The runtime shape and index plan with these extents, the plan made from the shape.
+    ///
+    /// ```
+    /// use xla_layout::{layout, typed::Layout};
+    /// type Batch = layout!(f32[?,128]{1,0:T(8,128)});
+    /// let (shape, plan) = Batch::shape_and_plan_in(&Batch::extents([9, 128]).unwrap());
+    /// assert_eq!(shape.to_string(), "f32[9,128]{1,0:T(8,128)}");
+    /// assert_eq!(plan.size_bytes(), 16 * 128 * 4);
+    /// ```
+    fn shape_and_plan_in(extents: &Self::Extents) -> (ArrayShape, Plan) {
+        let shape = Self::array_shape_in(extents);
+        match Plan::new(&shape) {
+            Ok(plan) => (shape, plan),
             Err(e) => unreachable!("extents are checked when they are made: {e}"),
         }
     }
