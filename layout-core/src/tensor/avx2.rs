@@ -133,6 +133,30 @@ pub(crate) fn swap_nibbles(a: Y, b: Y) -> [Y; 2] {
     [Y(low), Y(high)]
 }
 
+/// `v` in every 64-bit lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn splat64(v: u64) -> Y {
+    Y(core::arch::x86_64::_mm256_set1_epi64x(v as i64))
+}
+
+/// In each 64-bit lane, the bits of `b` under `mask` exchanged with those of `a` `shift` bits
+/// up: `t = ((a >> shift) ^ b) & mask`, then `(a ^ (t << shift), b ^ t)` (a round of
+/// `bits::transpose_planes`).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn exchange(a: Y, b: Y, mask: Y, shift: u32) -> (Y, Y) {
+    use core::arch::x86_64::{
+        _mm_cvtsi32_si128, _mm256_sll_epi64, _mm256_srl_epi64, _mm256_xor_si256,
+    };
+    let count = _mm_cvtsi32_si128(shift as i32);
+    let t = _mm256_and_si256(_mm256_xor_si256(_mm256_srl_epi64(a.0, count), b.0), mask.0);
+    (
+        Y(_mm256_xor_si256(a.0, _mm256_sll_epi64(t, count))),
+        Y(_mm256_xor_si256(b.0, t)),
+    )
+}
+
 /// Zeros.
 #[inline]
 #[target_feature(enable = "avx2")]

@@ -1289,6 +1289,7 @@ fn transpose_planes(buf: &mut [u8], n: usize, bits: usize) {
     }
 }
 
+#[allow(unsafe_code)]
 fn transpose_planes_of<const G: usize>(buf: &mut [u8], n: usize) {
     assert!(
         n.is_multiple_of(8) && buf.len() >= G * n,
@@ -1303,7 +1304,17 @@ fn transpose_planes_of<const G: usize>(buf: &mut [u8], n: usize) {
         byte * 0x0101_0101_0101_0101
     };
     let (planes, _) = buf.split_at_mut(G * n);
-    for p in (0..n).step_by(8) {
+    #[cfg(target_arch = "x86_64")]
+    let done = if super::avx2::available() {
+        let masks = core::array::from_fn(|r| mask(G >> (r + 1)));
+        // SAFETY: the CPU has AVX2 (checked); `planes` is `G` planes of `n` bytes.
+        unsafe { planes_avx2::<G>(planes, n, masks) }
+    } else {
+        0
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = 0;
+    for p in (done..n).step_by(8) {
         let mut w: [u64; G] = core::array::from_fn(|k| {
             u64::from_le_bytes(planes[k * n + p..][..8].try_into().expect("a word"))
         });
@@ -1322,6 +1333,46 @@ fn transpose_planes_of<const G: usize>(buf: &mut [u8], n: usize) {
             planes[k * n + p..][..8].copy_from_slice(&w.to_le_bytes());
         }
     }
+}
+
+/// [`transpose_planes_of`] 32 bytes of every plane at a time in AVX2 registers, not a word
+/// (measured, medians of three alternating runs: u1 `{1,0:E(1)}` -> `{0,1:E(1)}` 0.17 ->
+/// 0.21 of memcpy, u2 0.20 -> 0.25; in cache, 4 MiB, 3.7-4.0 -> 5.5 GB/s, u2 5.1 -> 7.2);
+/// the bytes done, a multiple of 32 (the rest left for the words). `masks[r]` is the mask of round `r` (`s = G >> (r + 1)`).
+///
+/// # Safety
+/// The CPU has AVX2; `planes` holds `G` planes of `n` bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn planes_avx2<const G: usize>(planes: &mut [u8], n: usize, masks: [u64; 3]) -> usize {
+    use super::avx2;
+    assert!(planes.len() >= G * n);
+    let bits = 8 / G;
+    let masks = [
+        avx2::splat64(masks[0]),
+        avx2::splat64(masks[1]),
+        avx2::splat64(masks[2]),
+    ];
+    let mut p = 0;
+    while p + 32 <= n {
+        // SAFETY: `k·n + p + 32 <= (k + 1)·n <= planes.len()` for `k < G`.
+        let mut w: [avx2::Y; G] =
+            core::array::from_fn(|k| unsafe { avx2::load(planes.as_ptr().add(k * n + p)) });
+        let (mut s, mut r) = (G / 2, 0);
+        while s > 0 {
+            for k in (0..G).filter(|k| k & s == 0) {
+                (w[k], w[k + s]) = avx2::exchange(w[k], w[k + s], masks[r], (bits * s) as u32);
+            }
+            (s, r) = (s / 2, r + 1);
+        }
+        for (k, w) in w.iter().enumerate() {
+            // SAFETY: as the loads; a plain store needs no alignment.
+            unsafe { avx2::store::<false>(*w, planes.as_mut_ptr().add(k * n + p)) };
+        }
+        p += 32;
+    }
+    p
 }
 
 /// `out[y · rows + x] = from[x · len + y]`: `rows` rows of `len` bytes interleaved (the
@@ -1407,20 +1458,28 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// Each position's `g × g` matrix of fields across the planes, transposed: against
+        /// Each position's `g × g` matrix of fields across the planes, transposed (32 bytes a
+        /// plane at a time in AVX2 registers and the words left, or words only): against
         /// field-by-field moves.
         #[test]
         fn planes_transpose_their_fields(
             bits in proptest::sample::select(vec![1usize, 2]),
-            words in 1usize..5,
+            words in 1usize..12,
             seed in any::<u64>(),
+            avx2 in any::<bool>(),
         ) {
             let (g, n) = (8 / bits, 8 * words);
             let buf: Vec<u8> = (0..g * n)
                 .map(|k| (seed.wrapping_mul(k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as u8)
                 .collect();
             let mut out = buf.clone();
+            #[cfg(target_arch = "x86_64")]
+            crate::tensor::avx2::OFF.store(!avx2, core::sync::atomic::Ordering::Relaxed);
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = avx2;
             transpose_planes(&mut out, n, bits);
+            #[cfg(target_arch = "x86_64")]
+            crate::tensor::avx2::OFF.store(false, core::sync::atomic::Ordering::Relaxed);
             let field = |b: &[u8], k: usize, p: usize, c: usize| (b[k * n + p] >> (c * bits)) & ((1 << bits) - 1);
             for p in 0..n {
                 for k in 0..g {
