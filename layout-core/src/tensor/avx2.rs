@@ -157,6 +157,67 @@ pub(crate) fn exchange(a: Y, b: Y, mask: Y, shift: u32) -> (Y, Y) {
     )
 }
 
+/// The four little-endian 32-bit words at `p`, each in the low half of a 64-bit lane.
+///
+/// # Safety
+/// `p` is valid for reads of 16 bytes; the CPU has AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn widen32(p: *const u8) -> Y {
+    // SAFETY: `p` is readable for 16 bytes (the caller's contract); `vmovdqu` takes any
+    // alignment.
+    Y(unsafe { core::arch::x86_64::_mm256_cvtepu32_epi64(_mm_loadu_si128(p.cast())) })
+}
+
+/// The low 32 bits of each 64-bit lane of `v`, stored as four little-endian words at `p`
+/// (the inverse of [`widen32`]).
+///
+/// # Safety
+/// `p` is valid for writes of 16 bytes; the CPU has AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn narrow32(v: Y, p: *mut u8) {
+    use core::arch::x86_64::{_mm256_permutevar8x32_epi32, _mm256_setr_epi32};
+    let low = _mm256_permutevar8x32_epi32(v.0, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+    // SAFETY: `p` is writable for 16 bytes (the caller's contract); `vmovdqu` takes any
+    // alignment.
+    unsafe { _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(low)) };
+}
+
+/// In each 64-bit lane, `(v | v << shift) & mask` (`shift` < 64; a round of
+/// `bits::spread`), or with `DOWN` `(v | v >> shift) & mask` (of `bits::gather`).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn fold<const DOWN: bool>(v: Y, shift: u32, mask: Y) -> Y {
+    use core::arch::x86_64::{_mm_cvtsi32_si128, _mm256_sll_epi64, _mm256_srl_epi64};
+    let count = _mm_cvtsi32_si128(shift as i32);
+    let moved = if DOWN {
+        _mm256_srl_epi64(v.0, count)
+    } else {
+        _mm256_sll_epi64(v.0, count)
+    };
+    Y(_mm256_and_si256(_mm256_or_si256(v.0, moved), mask.0))
+}
+
+/// In each 64-bit lane, `a | b << shift`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn or_shifted(a: Y, b: Y, shift: u32) -> Y {
+    use core::arch::x86_64::{_mm_cvtsi32_si128, _mm256_sll_epi64};
+    Y(_mm256_or_si256(
+        a.0,
+        _mm256_sll_epi64(b.0, _mm_cvtsi32_si128(shift as i32)),
+    ))
+}
+
+/// In each 64-bit lane, `v >> shift`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn shr64(v: Y, shift: u32) -> Y {
+    use core::arch::x86_64::{_mm_cvtsi32_si128, _mm256_srl_epi64};
+    Y(_mm256_srl_epi64(v.0, _mm_cvtsi32_si128(shift as i32)))
+}
+
 /// Zeros.
 #[inline]
 #[target_feature(enable = "avx2")]
