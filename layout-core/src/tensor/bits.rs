@@ -808,10 +808,12 @@ impl BitFields {
                     // `q` of `out` is the fields `g·q ..` of every source row, `g` destination
                     // rows of `part` bytes one after the other.
                     let n = chunk / g;
-                    for (i, into) in stage.chunks_exact_mut(width).enumerate() {
-                        let x = x0 + (i % n) * g + i / n;
-                        fetch(x);
-                        into.copy_from_slice(&src[s0 + from(x)..][..row]);
+                    for (k, plane) in stage.chunks_exact_mut(n * width).enumerate() {
+                        for (j, into) in plane.chunks_exact_mut(width).enumerate() {
+                            let x = x0 + j * g + k;
+                            fetch(x);
+                            into.copy_from_slice(&src[s0 + from(x)..][..row]);
+                        }
                     }
                     transpose_planes(stage, n * width, bits);
                     // Each plane's byte transpose alone is every `g`-th destination row: plane
