@@ -328,14 +328,15 @@ impl Nest {
 
     /// [`new`](Self::new) for a copy of whole-byte slots or of `E(4)` fields on both sides
     /// (whose kernels stage whole blocks), whose transposes of arrays past
-    /// [`STREAM_BYTES`](super::stream::STREAM_BYTES) go in panels ([`PANEL_BYTES`]).
-    pub(crate) fn sized(loops: Vec<Loop>, bounds: Vec<usize>, bits: usize) -> Nest {
+    /// [`STREAM_BYTES`](super::stream::STREAM_BYTES) go in panels ([`PANEL_BYTES`]) if
+    /// `panels` (not the steps of a two-step copy, which move a slab in cache at a time).
+    pub(crate) fn sized(loops: Vec<Loop>, bounds: Vec<usize>, bits: usize, panels: bool) -> Nest {
         let bytes = bounds.iter().fold(bits, |n, &b| n.saturating_mul(b)) / 8;
         #[cfg(test)]
         let from = PANELS_FROM.load(core::sync::atomic::Ordering::Relaxed);
         #[cfg(not(test))]
         let from = super::stream::STREAM_BYTES;
-        Nest::build(loops, bounds, bits, bytes >= from)
+        Nest::build(loops, bounds, bits, panels && bytes >= from)
     }
 
     fn build(mut loops: Vec<Loop>, bounds: Vec<usize>, bits: usize, panels: bool) -> Nest {

@@ -415,9 +415,14 @@ struct Elements {
 
 /// The nest of a copy of slots of `width` bytes in `K × K` blocks (`digits::folded`), and the
 /// blocks' width, when it transposes the blocks a vector at a time; `None` otherwise.
-fn folded_nest(loops: &[Loop], dims: &[usize], width: usize) -> Option<(Nest, usize)> {
+fn folded_nest(
+    loops: &[Loop],
+    dims: &[usize],
+    width: usize,
+    panels: bool,
+) -> Option<(Nest, usize)> {
     let (loops, wide, k) = folded(loops, dims, width)?;
-    let mut nest = Nest::sized(loops, dims.to_vec(), 8 * wide);
+    let mut nest = Nest::sized(loops, dims.to_vec(), 8 * wide, panels);
     match &mut nest.kernel {
         Kernel::Block {
             form: Form::Lanes { inner, .. },
@@ -513,7 +518,7 @@ impl CopyPlan {
         (dst, dp): (&ArrayShape, &Plan),
     ) -> CopyPlan {
         let element_type = src.element_type;
-        let direct = CopyPlan::direct(sp, dp, element_type);
+        let direct = CopyPlan::direct(sp, dp, element_type, true);
         if !direct.how.narrow(VECTOR_BITS) {
             return direct;
         }
@@ -522,8 +527,12 @@ impl CopyPlan {
             .filter_map(without_sub_tile)
             .find_map(|mid| {
                 let mp = Plan::new(&mid).ok()?;
-                let first = CopyPlan::direct(sp, &mp, element_type);
-                let second = CopyPlan::direct(&mp, dp, element_type);
+                // (Steps in blocks of a line, not panels, whose loops make the slabs 8-16
+                // times larger: u8 `{0,1:T(32,128)(4,1)}` -> `T(8,128)(8,1)`, 8 MiB slabs, 0.45
+                // -> 0.31 of memcpy; though s4 `T(8,128)(2,1)E(4)` -> `{0,1:T(8,128)(2,1)E(4)}`,
+                // 4 MiB slabs, 0.31 -> 0.40.)
+                let first = CopyPlan::direct(sp, &mp, element_type, false);
+                let second = CopyPlan::direct(&mp, dp, element_type, false);
                 // (Each step may move half a vector: a `(2,1)` interleave of 48-field rows of
                 // `E(2)`, through bytes, is still many times faster than field by field.)
                 let wide = |p: &CopyPlan| !p.how.narrow(VECTOR_BITS / 2);
@@ -547,8 +556,9 @@ impl CopyPlan {
         }
     }
 
-    /// The copy in one step between two plans of the same array of `element_type`.
-    fn direct(src: &Plan, dst: &Plan, element_type: PrimitiveType) -> CopyPlan {
+    /// The copy in one step between two plans of the same array of `element_type`; its
+    /// transposes in panels if `panels` (see [`Nest::sized`]).
+    fn direct(src: &Plan, dst: &Plan, element_type: PrimitiveType, panels: bool) -> CopyPlan {
         use PrimitiveType::{S1, S2, S4, S8, S16, S32, S64};
         let (s, d) = (Storage::of(src), Storage::of(dst));
         let fields = BitFields {
@@ -576,7 +586,7 @@ impl CopyPlan {
                     // -> `T(32,128)(4,1)E(4)` 0.03 -> 0.47 of memcpy, `(8,1)` 0.05 -> 1.01).
                     let (loops, width) = widened(&bytes, dst.dims(), 1).unwrap_or((bytes, 1));
                     How::Words {
-                        nest: Nest::sized(loops, dst.dims().to_vec(), 8 * width),
+                        nest: Nest::sized(loops, dst.dims().to_vec(), 8 * width, panels),
                         width,
                     }
                 }
@@ -586,7 +596,7 @@ impl CopyPlan {
                         && let Some((loops, width)) = widened(&loops, dst.dims(), s.bits / 8) =>
                 {
                     How::Words {
-                        nest: Nest::sized(loops, dst.dims().to_vec(), 8 * width),
+                        nest: Nest::sized(loops, dst.dims().to_vec(), 8 * width, panels),
                         width,
                     }
                 }
@@ -594,7 +604,7 @@ impl CopyPlan {
                     if s.bits == d.bits
                         && matches!(s.bits, 8 | 16 | 32)
                         && let Some((nest, width)) =
-                            folded_nest(&loops, dst.dims(), s.bits / 8) =>
+                            folded_nest(&loops, dst.dims(), s.bits / 8, panels) =>
                 {
                     How::Words { nest, width }
                 }
@@ -624,7 +634,7 @@ impl CopyPlan {
                     let nest = if bits == 8 && s.bits < 4 && lanes {
                         by_fields
                     } else if words || bits == 4 {
-                        Nest::sized(loops.clone(), dst.dims().to_vec(), bits)
+                        Nest::sized(loops.clone(), dst.dims().to_vec(), bits, panels)
                     } else {
                         Nest::new(loops.clone(), dst.dims().to_vec(), bits)
                     };
