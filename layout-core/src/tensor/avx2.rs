@@ -244,7 +244,7 @@ pub(crate) unsafe fn load_halves(lo: *const u8, hi: *const u8) -> Y {
 }
 
 /// Stores `v` at `p`, with non-temporal stores if `STREAM`: two of 16 bytes, not one of 32
-/// (measured on the machine of BENCHMARKS.md, 64 MiB: bf16 rows -> `T(8,128)(2,1)`, whose
+/// (measured on a 2-core AMD EPYC VM, 64 MiB: bf16 rows -> `T(8,128)(2,1)`, whose
 /// lines go out 32 bytes at a time, 0.83-0.90 -> 0.96-0.97 of memcpy; a loop of nothing but
 /// 32-byte non-temporal stores ran 8 GB/s there, of 16-byte ones 38).
 ///

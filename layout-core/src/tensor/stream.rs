@@ -19,15 +19,16 @@ pub(crate) const LINE: usize = 64;
 pub(crate) const PAGE: usize = 4096;
 
 /// Bytes of a panel: the block of a transpose of an array too large for the cache, staged
-/// whole in L2 (see `kernels::panels`, and `bits` for `E(4)` fields), so that memory sees a few lines of a row at a time
-/// on both sides, not one line of each of 64 rows. Measured on the machine of BENCHMARKS.md
-/// (64 MiB): reading a line of each of 64 rows in turn ran 7-15 GB/s (prefetched or not),
-/// 512 bytes of each of 128 rows 25-31; streaming out a line of each of 64 rows 12 GB/s,
-/// 256 bytes of each 41 (a sequential read 41, memcpy 20). The library's transposes, one-line
-/// blocks -> panels, against memcpy: f32 2-D 0.53-0.60 -> 0.61-0.75, `{0,1:T(8,128)}` -> rows
-/// 0.53-0.61 -> 0.70-0.88, bf16 `T(8,128)(2,1)` -> `{0,1}` 0.59-0.60 -> 0.79, s8
-/// `T(32,128)(4,1)` -> `{0,1:T(32,128)(4,1)}` 0.43-0.48 -> 0.62-0.72, f32 4-D reversal
-/// 0.50-0.60 -> 0.66-0.72.
+/// whole in L2 (see `kernels::panels`, and `bits` for `E(4)` fields), so that memory sees a
+/// few lines of a row at a time on both sides, not one line of each of 64 rows. Measured on a
+/// 2-core AMD EPYC VM (64 MiB): reading a line of each of 64 rows in turn ran 7-15 GB/s
+/// (prefetched or not), 512 bytes of each of 128 rows 25-31; streaming out a line of each of
+/// 64 rows 12 GB/s, 256 bytes of each 41 (a sequential read 41, memcpy 20). The library's
+/// transposes against memcpy, one-line blocks -> panels, side by side: f32 2-D 0.56 -> 0.64,
+/// `T(8,128)` -> `{0,1:T(8,128)}` 0.51 -> 0.64, bf16 `T(8,128)(2,1)` -> `{0,1}` 0.49 ->
+/// 0.74, s8 `T(32,128)(4,1)` -> `{0,1:T(32,128)(4,1)}` 0.39 -> 0.61, 4-D reversals 0.43-0.49
+/// -> 0.54-0.56 (medians of three alternating runs of the binaries before and after; a
+/// 16 KiB or 64 KiB panel measured slower on most).
 pub(crate) const PANEL_BYTES: usize = 32 << 10;
 
 /// Lines of a panel's scratch: a page of lines, then the panel.
