@@ -1103,6 +1103,15 @@ fn unzip_pairs(bits: usize, src: &[u8], dst: &mut [u8], (r0, r1): (usize, usize)
     }
 }
 
+/// [`SPREAD`] in every 64-bit lane of AVX2 registers.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+fn spread_masks() -> [super::avx2::Y; 6] {
+    let m = |k: usize| super::avx2::splat64(SPREAD[k]);
+    [m(0), m(1), m(2), m(3), m(4), m(5)]
+}
+
 /// [`zip_pairs`] four words of `out` at a time in AVX2 registers, each 64-bit lane spread
 /// from four bytes of each row (measured, 64 MiB, medians of three alternating runs: u1 rows
 /// -> `T(8,128)(2,1)E(1)` 0.11 -> 0.20 of memcpy, back 0.08 -> 0.16, u2 0.12 -> 0.24; in
@@ -1124,13 +1133,7 @@ unsafe fn zip_pairs_avx2(
 ) -> usize {
     use super::avx2;
     let low = bits.trailing_zeros() as usize;
-    let masks: [avx2::Y; 5] = [
-        avx2::splat64(SPREAD[0]),
-        avx2::splat64(SPREAD[1]),
-        avx2::splat64(SPREAD[2]),
-        avx2::splat64(SPREAD[3]),
-        avx2::splat64(SPREAD[4]),
-    ];
+    let masks = spread_masks();
     let mut k = 0;
     while k + 4 <= out.len() / 8 {
         let half = |at: usize| {
@@ -1224,14 +1227,7 @@ unsafe fn unzip_pairs_avx2(
 ) -> usize {
     use super::avx2;
     let low = bits.trailing_zeros() as usize;
-    let masks: [avx2::Y; 6] = [
-        avx2::splat64(SPREAD[0]),
-        avx2::splat64(SPREAD[1]),
-        avx2::splat64(SPREAD[2]),
-        avx2::splat64(SPREAD[3]),
-        avx2::splat64(SPREAD[4]),
-        avx2::splat64(SPREAD[5]),
-    ];
+    let masks = spread_masks();
     let mut k = 0;
     while k + 4 <= src.len() / 8 {
         // SAFETY: words `k .. k + 4` of `src` (`8k + 32 <= src.len()`).
@@ -1710,13 +1706,7 @@ mod tests {
                 .map(|k| (seed.wrapping_mul(k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as u8)
                 .collect();
             let mut out = buf.clone();
-            #[cfg(target_arch = "x86_64")]
-            crate::tensor::avx2::OFF.store(!avx2, core::sync::atomic::Ordering::Relaxed);
-            #[cfg(not(target_arch = "x86_64"))]
-            let _ = avx2;
-            transpose_planes(&mut out, n, bits);
-            #[cfg(target_arch = "x86_64")]
-            crate::tensor::avx2::OFF.store(false, core::sync::atomic::Ordering::Relaxed);
+            crate::tensor::with_avx2(avx2, || transpose_planes(&mut out, n, bits));
             let field = |b: &[u8], k: usize, p: usize, c: usize| (b[k * n + p] >> (c * bits)) & ((1 << bits) - 1);
             for p in 0..n {
                 for k in 0..g {
@@ -1739,10 +1729,6 @@ mod tests {
             seed in any::<u64>(),
             avx2 in any::<bool>(),
         ) {
-            #[cfg(target_arch = "x86_64")]
-            crate::tensor::avx2::OFF.store(!avx2, core::sync::atomic::Ordering::Relaxed);
-            #[cfg(not(target_arch = "x86_64"))]
-            let _ = avx2;
             // Rows of `4·words` bytes, `gap` bytes apart.
             let row = 4 * words;
             let src: Vec<u8> = (0..2 * row + gap)
@@ -1750,16 +1736,16 @@ mod tests {
                 .collect();
             let field = |b: &[u8], i: usize| (b[i * bits / 8] >> (i * bits % 8)) & ((1 << bits) - 1);
             let mut run = vec![0u8; 2 * row];
-            zip_pairs(bits, &src, (0, row + gap), &mut run);
+            let mut back = vec![0u8; 2 * row + gap];
+            crate::tensor::with_avx2(avx2, || {
+                zip_pairs(bits, &src, (0, row + gap), &mut run);
+                unzip_pairs(bits, &run, &mut back, (0, row + gap));
+            });
             let fields = 8 * row / bits;
             for c in 0..fields {
                 prop_assert_eq!(field(&run, 2 * c), field(&src, c), "row 0 field {}", c);
                 prop_assert_eq!(field(&run, 2 * c + 1), field(&src[row + gap..], c), "row 1 field {}", c);
             }
-            let mut back = vec![0u8; 2 * row + gap];
-            unzip_pairs(bits, &run, &mut back, (0, row + gap));
-            #[cfg(target_arch = "x86_64")]
-            crate::tensor::avx2::OFF.store(false, core::sync::atomic::Ordering::Relaxed);
             prop_assert_eq!(&back[..row], &src[..row]);
             prop_assert_eq!(&back[row + gap..], &src[row + gap..]);
         }

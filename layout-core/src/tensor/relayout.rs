@@ -1099,14 +1099,12 @@ mod tests {
             ("s4[16,256]{1,0:E(4)}", "s4[16,256]{1,0:T(8,128)E(4)}"),
         ];
         for avx2 in [true, false] {
-            #[cfg(target_arch = "x86_64")]
-            crate::tensor::avx2::OFF.store(!avx2, core::sync::atomic::Ordering::Relaxed);
-            for (a, b) in pairs {
-                check_both_ways(a, b, true);
-            }
+            crate::tensor::with_avx2(avx2, || {
+                for (a, b) in pairs {
+                    check_both_ways(a, b, true);
+                }
+            });
         }
-        #[cfg(target_arch = "x86_64")]
-        crate::tensor::avx2::OFF.store(false, core::sync::atomic::Ordering::Relaxed);
     }
 
     proptest::proptest! {
@@ -1178,13 +1176,9 @@ mod tests {
             } else {
                 alloc::format!("{ty}[{rows},{cols}]")
             };
-            #[cfg(target_arch = "x86_64")]
-            crate::tensor::avx2::OFF.store(!avx2, core::sync::atomic::Ordering::Relaxed);
-            #[cfg(not(target_arch = "x86_64"))]
-            let _ = avx2;
-            check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), true);
-            #[cfg(target_arch = "x86_64")]
-            crate::tensor::avx2::OFF.store(false, core::sync::atomic::Ordering::Relaxed);
+            crate::tensor::with_avx2(avx2, || {
+                check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), true);
+            });
         }
     }
 
@@ -1236,13 +1230,9 @@ mod tests {
             let (a, b) = (packed(a), packed(b));
             let panels = &crate::tensor::nest::PANELS_FROM;
             panels.store(0, core::sync::atomic::Ordering::Relaxed);
-            #[cfg(target_arch = "x86_64")]
-            crate::tensor::avx2::OFF.store(!avx2, core::sync::atomic::Ordering::Relaxed);
-            #[cfg(not(target_arch = "x86_64"))]
-            let _ = avx2;
-            check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), true);
-            #[cfg(target_arch = "x86_64")]
-            crate::tensor::avx2::OFF.store(false, core::sync::atomic::Ordering::Relaxed);
+            crate::tensor::with_avx2(avx2, || {
+                check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), true);
+            });
             panels.store(crate::tensor::stream::STREAM_BYTES, core::sync::atomic::Ordering::Relaxed);
         }
     }
