@@ -415,20 +415,22 @@ impl Nest {
             }
         );
         let short_runs = blocks && matches!(kernel, Kernel::Run(_)) && dst_row < line;
-        // Interleaves of two rows of slots of 4 bytes or more.
-        let pairs =
-            bits >= 32 && matches!(kernel, Kernel::Block { a, form: Form::Zip, .. } if a.size == 2);
+        // Interleaves of two rows, but of 2-byte slots and `E(4)` fields (see below).
+        let pairs = !matches!(bits, 4 | 16)
+            && matches!(kernel, Kernel::Block { a, form: Form::Zip, .. } if a.size == 2);
         loops.sort_by_key(|l| {
             core::cmp::Reverse(if short_runs || pairs {
                 // Runs shorter than a line (tile rows of 16-32 bytes) follow the destination,
                 // so that consecutive runs fill its lines in order (measured u8 rows ->
                 // `T(8,32)` 0.48 -> 0.62-0.69 of memcpy, with `kernels`' gathered lines); so
-                // do interleaves of two rows of 4-byte slots or wider (a tile's pairs one after
-                // the other, reading its rows side by side). Narrower ones, whose tile rows
-                // are short, follow the source (measured on a 2-core AMD EPYC VM, medians of
-                // three alternating runs: bf16 rows -> `T(8,128)(2,1)` 0.86 -> 0.93, s4
-                // `(2,1)E(4)` 0.57-0.61 -> 0.61-0.64; the machine before measured bf16 1.01-1.09
-                // -> 1.13-1.20 the other way).
+                // do interleaves of two rows (a tile's pairs one after the other, reading its
+                // rows side by side), but of 2-byte slots and `E(4)` fields, which follow the
+                // source (measured on a 2-core AMD EPYC VM, medians of 3-4 alternating runs:
+                // u8 rows -> `T(8,128)(2,1)`, pairs of bytes as 2-byte slots, 0.44 -> 0.62;
+                // bf16 rows -> `T(8,128)(2,1)` 0.79-0.87 -> 0.80-0.93, s4 `(2,1)E(4)` 0.53-0.61
+                // -> 0.56-0.64; the machine before measured bf16 1.01-1.09 -> 1.13-1.20 the
+                // other way; `E(2)` and `E(1)` pairs, moved as bytes, lost that way: u1 0.25
+                // -> 0.21, u2 0.29 -> 0.23; f32 within the noise).
                 (l.dst, l.src)
             } else if !blocks || (lanes && dst_row < line) {
                 (l.dst.min(l.src), l.src)
