@@ -263,11 +263,17 @@ fn widen(loops: &mut Vec<Loop>, sides: [Loop; 2], bits: usize, panels: bool) -> 
     wide
 }
 
-/// The least bytes of an array whose transposes go in panels: lowered by tests, to take
-/// the panels' paths on small arrays.
 #[cfg(test)]
-pub(crate) static PANELS_FROM: core::sync::atomic::AtomicUsize =
-    core::sync::atomic::AtomicUsize::new(super::stream::STREAM_BYTES);
+extern crate std;
+
+#[cfg(test)]
+std::thread_local! {
+    /// The least bytes of an array whose transposes go in panels: lowered by a test, to take
+    /// the panels' paths on small arrays (per thread: other tests, running beside it, check
+    /// which plans their copies get).
+    pub(crate) static PANELS_FROM: core::cell::Cell<usize> =
+        const { core::cell::Cell::new(super::stream::STREAM_BYTES) };
+}
 
 /// The sides of a panel of slots of `bits`: `a` destination-contiguous slots (a destination
 /// row of [`WIDE_ROWS`] lines, or one for bytes and `E(4)` fields, whose panels' source rows
@@ -333,7 +339,7 @@ impl Nest {
     pub(crate) fn sized(loops: Vec<Loop>, bounds: Vec<usize>, bits: usize, panels: bool) -> Nest {
         let bytes = bounds.iter().fold(bits, |n, &b| n.saturating_mul(b)) / 8;
         #[cfg(test)]
-        let from = PANELS_FROM.load(core::sync::atomic::Ordering::Relaxed);
+        let from = PANELS_FROM.with(core::cell::Cell::get);
         #[cfg(not(test))]
         let from = super::stream::STREAM_BYTES;
         Nest::build(loops, bounds, bits, panels && bytes >= from)

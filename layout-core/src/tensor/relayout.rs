@@ -1229,11 +1229,11 @@ mod tests {
             };
             let (a, b) = (packed(a), packed(b));
             let panels = &crate::tensor::nest::PANELS_FROM;
-            panels.store(0, core::sync::atomic::Ordering::Relaxed);
+            panels.with(|p| p.set(0));
             crate::tensor::with_avx2(avx2, || {
                 check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), true);
             });
-            panels.store(crate::tensor::stream::STREAM_BYTES, core::sync::atomic::Ordering::Relaxed);
+            panels.with(|p| p.set(crate::tensor::stream::STREAM_BYTES));
         }
     }
 
