@@ -684,8 +684,9 @@ impl BitFields {
 
 impl BitFields {
     /// The whole transposing blocks `reps` of fields of 1, 2 or 4 bits on both sides (the
-    /// first at slots `(d, s)`, the others at its offsets in `reps`, bytes), through a page
-    /// of bytes (`stage`), as many source rows at a time as fit (`chunk`): a block's source rows
+    /// first at slots `(d, s)`, the others at its offsets in `reps`, bytes), through a scratch
+    /// of bytes (`stage`: a page, or a panel where the block needs one), as many source rows
+    /// at a time as fit (`chunk`): a block's source rows
     /// (`a` continued by `wide[0]`) made into rows of bytes, transposed as bytes
     /// ([`interleave`]) and copied or packed into the destination rows (`b` continued by
     /// `wide[1]`). `E(4)` fields need no unpacking: two source rows, swapped nibble by nibble
@@ -698,9 +699,10 @@ impl BitFields {
     /// `E(2)` and `E(1)` rows of whole words need no unpacking either: the source rows go
     /// into the stage in groups of `g = 8 / bits` planes, each position's `g × g` matrix of
     /// fields is transposed across the planes ([`transpose_planes`]), and the byte transpose
-    /// of the stage is then the destination rows one after the other (measured, with blocks
-    /// of a line of fields a side: u2 0.05 -> 0.20 of memcpy, u1 0.03 -> 0.12, against
-    /// unpacking to a byte each). Others are unpacked to a byte each and packed again.
+    /// of the stage is then the destination rows one after the other, that of each plane
+    /// every `g`-th of them (measured, with blocks of a line of fields a side: u2 0.05 -> 0.20
+    /// of memcpy, u1 0.03 -> 0.12, against unpacking to a byte each; whole lines a plane
+    /// from AVX2 registers: see below). Others are unpacked to a byte each and packed again.
     /// `false` (nothing done) for other fields, sides that are not powers of two or rows that
     /// do not start on a byte. Measured, 64 MiB, against field by field: s4 `{1,0:E(4)}` ->
     /// `{0,1:E(4)}` 0.01 -> 0.48-0.53 of memcpy, `{1,0:T(8,128)E(4)}` -> `{0,1:T(8,128)E(4)}`
@@ -901,7 +903,8 @@ impl BitFields {
     /// first at slots `(d, s)`, the others at its offsets in `reps`, bytes), through bytes: the
     /// rows unpacked, interleaved or split as bytes, packed again (for `E(4)`, the blocks
     /// whose rows are not whole vectors); two rows of `E(2)` or `E(1)` fields are zipped and
-    /// split a word at a time ([`zip_pairs`], [`unzip_pairs`]). `false` (nothing done) for
+    /// split a word at a time ([`zip_pairs`], [`unzip_pairs`]; four words in AVX2 registers,
+    /// [`zip_pairs_each`], [`unzip_pairs_each`]). `false` (nothing done) for
     /// other forms or rows that do not start on a byte. Measured, 64 MiB, against field by
     /// field: u1 rows -> `T(8,128)(2,1)E(1)` 0.00 -> 0.06 of memcpy, u2 `T(32,128)(4,1)E(2)`
     /// -> rows 0.00 -> 0.11 (bound by the unpacking and packing of short rows).
@@ -1474,13 +1477,14 @@ fn put(to: &mut [u8], from: &[u8], stream: bool) {
     }
 }
 
-/// At every byte position `p < n` of the `g = 8 / bits` planes of `buf` (`bits` 1 or 2; plane `k` is
-/// `buf[k·n..][..n]`), transposes the `g × g` matrix of `bits`-bit fields whose row `k` is
-/// plane `k`'s byte `p` (its field `c` at bits `c·bits ..`): afterwards plane `k`'s byte `p`
-/// holds, as field `c`, what was field `k` of plane `c`'s byte `p`. Eight positions at a
-/// time as one `u64` a plane, by `log2 g` rounds of exchanges between planes `s` apart
-/// (the fields of columns `c + s` of the lower plane with those of columns `c` of the upper,
-/// `c & s = 0`); `n` a multiple of 8.
+/// At every byte position `p < n` of the `g = 8 / bits` planes of `buf` (`bits` 1 or 2;
+/// plane `k` is `buf[k·n..][..n]`), transposes the `g × g` matrix of `bits`-bit fields whose
+/// row `k` is plane `k`'s byte `p` (its field `c` at bits `c·bits ..`): afterwards plane
+/// `k`'s byte `p` holds, as field `c`, what was field `k` of plane `c`'s byte `p`. 32
+/// positions at a time in AVX2 registers ([`planes_avx2`]) and eight at a time as one `u64` a
+/// plane, by `log2 g` rounds of exchanges between planes `s` apart (the fields of columns
+/// `c + s` of the lower plane with those of columns `c` of the upper, `c & s = 0`); `n` a
+/// multiple of 8.
 fn transpose_planes(buf: &mut [u8], n: usize, bits: usize) {
     match bits {
         1 => transpose_planes_of::<8>(buf, n),
@@ -1495,17 +1499,18 @@ fn transpose_planes_of<const G: usize>(buf: &mut [u8], n: usize) {
         "whole words of every plane"
     );
     let bits = 8 / G;
-    // The fields of each byte whose column has bit `s` clear, in every byte of a word.
-    let mask = |s: usize| {
+    // Per round `r` (`s = G >> (r + 1)` = G/2, .., 1; 0 past the last): the fields of each
+    // byte whose column has bit `s` clear, in every byte of a word.
+    let masks: [u64; 3] = core::array::from_fn(|r| {
+        let s = G >> (r + 1);
         let byte = (0..G)
             .filter(|c| c & s == 0)
             .fold(0u64, |m, c| m | ((1 << bits) - 1) << (c * bits));
         byte * 0x0101_0101_0101_0101
-    };
+    });
     let (planes, _) = buf.split_at_mut(G * n);
     #[cfg(target_arch = "x86_64")]
     let done = if super::avx2::available() {
-        let masks = core::array::from_fn(|r| mask(G >> (r + 1)));
         // SAFETY: the CPU has AVX2 (checked); `planes` is `G` planes of `n` bytes.
         unsafe { planes_avx2::<G>(planes, n, masks) }
     } else {
@@ -1518,15 +1523,15 @@ fn transpose_planes_of<const G: usize>(buf: &mut [u8], n: usize) {
             u64::from_le_bytes(planes[k * n + p..][..8].try_into().expect("a word"))
         });
         // Rounds `s` = G/2, .., 1: the shift from column `c + s` to column `c`.
-        let mut s = G / 2;
+        let (mut s, mut r) = (G / 2, 0);
         while s > 0 {
-            let (mask, shift) = (mask(s), bits * s);
+            let shift = bits * s;
             for k in (0..G).filter(|k| k & s == 0) {
-                let t = ((w[k] >> shift) ^ w[k + s]) & mask;
+                let t = ((w[k] >> shift) ^ w[k + s]) & masks[r];
                 w[k + s] ^= t;
                 w[k] ^= t << shift;
             }
-            s /= 2;
+            (s, r) = (s / 2, r + 1);
         }
         for (k, w) in w.iter().enumerate() {
             planes[k * n + p..][..8].copy_from_slice(&w.to_le_bytes());
@@ -1571,7 +1576,8 @@ unsafe fn pair_nibbles_avx2(into: &mut [u8], r0: &[u8], r1: &[u8]) {
 /// [`transpose_planes_of`] 32 bytes of every plane at a time in AVX2 registers, not a word
 /// (measured, medians of three alternating runs: u1 `{1,0:E(1)}` -> `{0,1:E(1)}` 0.17 ->
 /// 0.21 of memcpy, u2 0.20 -> 0.25; in cache, 4 MiB, 3.7-4.0 -> 5.5 GB/s, u2 5.1 -> 7.2);
-/// the bytes done, a multiple of 32 (the rest left for the words). `masks[r]` is the mask of round `r` (`s = G >> (r + 1)`).
+/// the bytes done, a multiple of 32 (the rest left for the words). `masks[r]` is the mask of
+/// round `r` (`s = G >> (r + 1)`).
 ///
 /// # Safety
 /// The CPU has AVX2; `planes` holds `G` planes of `n` bytes.

@@ -5,8 +5,10 @@
 //! whole destination lines streamed when the copy is large; narrower blocks load
 //! `a` source rows of `b` slots into a fixed-size array, transpose it and store `b`
 //! destination rows of `a` slots: fixed trip counts that LLVM unrolls. Interleaves and splits
-//! of runs whose rows are whole 32-byte chunks, streamed or staged transposes, and in-place
-//! transposes of 1- and 2-byte slots run in AVX2 registers when the CPU has it (`avx2`). Blocks and runs that the array's edge cuts are copied slot by slot, in bounds.
+//! of runs whose rows are whole 32-byte chunks, streamed or staged transposes (those of arrays
+//! past the cache in panels, `panels`), and in-place transposes of 1- and 2-byte slots run in
+//! AVX2 registers when the CPU has it (`avx2`). Blocks and runs that the array's edge cuts
+//! are copied slot by slot, in bounds.
 
 use super::digits::Loop;
 use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};
@@ -562,13 +564,7 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize>(
             next + (r + 2 - reps) * ss
         };
         let mut t = Unstaged::staged(stage, (a, b), to);
-        t.fetch = Some(Fetch {
-            src,
-            at: ahead,
-            rows: from,
-            shift: (len / LINE).trailing_zeros(),
-            lines: a * len / LINE,
-        });
+        t.fetch = Fetch::new(src, ahead, from, (a, len));
         // SAFETY: the CPU has AVX2; block `r`'s destination rows are whole lines starting on
         // lines of `out` (the caller's contract), `r·ds + to(y)` bytes into it.
         unsafe { t.direct::<N, M, K, true>((r * ds, 0), out) };
@@ -599,14 +595,27 @@ impl<'a> Fetch<'a> {
         (lo_rows, lo, hi): (usize, usize, usize),
         (count, len): (usize, usize),
     ) -> Option<Fetch<'a>> {
-        (lo_rows.is_power_of_two() && len.is_multiple_of(LINE) && (len / LINE).is_power_of_two())
-            .then(|| Fetch {
-                src,
-                at,
-                rows: Rows::new(lo_rows, lo, hi),
-                shift: (len / LINE).trailing_zeros(),
-                lines: count * len / LINE,
-            })
+        if !lo_rows.is_power_of_two() {
+            return None;
+        }
+        Fetch::new(src, at, Rows::new(lo_rows, lo, hi), (count, len))
+    }
+
+    /// The `count` rows `rows` of `len` bytes (whole lines, a power of two of them) from byte
+    /// `at` of `src`; `None` where the rows are not so.
+    fn new(
+        src: &'a [u8],
+        at: usize,
+        rows: Rows,
+        (count, len): (usize, usize),
+    ) -> Option<Fetch<'a>> {
+        (len.is_multiple_of(LINE) && (len / LINE).is_power_of_two()).then(|| Fetch {
+            src,
+            at,
+            rows,
+            shift: (len / LINE).trailing_zeros(),
+            lines: count * len / LINE,
+        })
     }
 
     /// Prefetches lines `k` of the next block.
@@ -1519,7 +1528,8 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
             let mut lines = [[0u8; LINE]; 0];
             let mut full;
             // A panel (see `stream::PANEL_BYTES`): a page of lines and the panel's stage.
-            let panel = a.size * wa.size * b.size * wb.size * N > stream::PAGE;
+            let panel = matches!(form, Form::Lanes { .. })
+                && a.size * wa.size * b.size * wb.size * N > stream::PAGE;
             let scratch: &mut Scratch = if panel || stream || size_of_val(src) >= STAGED_BYTES {
                 full = stream::Staging::new(panel);
                 full.get()

@@ -31,20 +31,6 @@ mod relayout;
 mod stream;
 mod words;
 
-/// Runs `f` with the AVX2 kernels off if `!avx2` (their 16-byte paths, on a CPU that has
-/// AVX2), then turns them on again.
-#[cfg(test)]
-pub(crate) fn with_avx2<R>(avx2: bool, f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    avx2::OFF.store(!avx2, core::sync::atomic::Ordering::Relaxed);
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = avx2;
-    let out = f();
-    #[cfg(target_arch = "x86_64")]
-    avx2::OFF.store(false, core::sync::atomic::Ordering::Relaxed);
-    out
-}
-
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -64,6 +50,20 @@ use crate::typed::{
     DimsError, DynArray, DynExtents, ElementType, Layout, SameArrayAs, Sizes, Static, StaticLayout,
     StorageKind,
 };
+
+/// Runs `f` with the AVX2 kernels off if `!avx2` (their 16-byte paths, on a CPU that has
+/// AVX2), then turns them on again.
+#[cfg(test)]
+pub(crate) fn with_avx2<R>(avx2: bool, f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    avx2::OFF.store(!avx2, core::sync::atomic::Ordering::Relaxed);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = avx2;
+    let out = f();
+    #[cfg(target_arch = "x86_64")]
+    avx2::OFF.store(false, core::sync::atomic::Ordering::Relaxed);
+    out
+}
 
 /// A tensor: storage `D` (owned or borrowed words) holding an array laid out as `L`, with
 /// the extents of `L`'s dynamic dimensions ([`Static`], no data, for static layouts).

@@ -174,22 +174,26 @@ fn block_side(l: &Loop, max: usize) -> usize {
 /// and the source-contiguous loop `b` of slots of `bits` bits: each side a cache line, or
 /// less where its loop is shorter, but at least a vector. A side may be shorter than a
 /// vector (the 8 rows of a tile of bytes) where [`widen`] will continue it to a vector or
-/// more from `loops` (the next tiles): a vector group's rows then span its steps.
-fn vector_block(a: Loop, b: Loop, bits: usize, loops: &[Loop], panels: bool) -> Option<[usize; 2]> {
+/// more from `loops` (the next tiles): a vector group's rows then span its steps. With
+/// `panel` (a panel's sides, [`panel_sides`]), up to those sides instead of a line.
+fn vector_block(
+    a: Loop,
+    b: Loop,
+    bits: usize,
+    loops: &[Loop],
+    panel: Option<[usize; 2]>,
+) -> Option<[usize; 2]> {
     let (line, vector) = (8 * LINE / bits, (8 * lanes::BYTES / bits).max(1));
-    let [ca, cb] = if panels {
-        panel_sides(bits)
-    } else {
-        [line, line]
-    };
+    let [ca, cb] = panel.unwrap_or([line, line]);
     let sides = [block_side(&a, ca.max(1)), block_side(&b, cb.max(1))];
     let clean = !a.clip && !b.clip && !loops.iter().any(|l| l.clip);
     // Side `k` (`a` if `dst`) is a vector or more, or `widen` continues its whole loop to one.
     let enough = |k: usize, side: &Loop, dst: bool| {
-        let most = match (panels, dst) {
-            (true, _) => [ca, cb][usize::from(!dst)],
-            (false, true) => WIDE_ROWS * line,
-            (false, false) => line,
+        let most = match panel {
+            Some(_) if dst => ca,
+            Some(_) => cb,
+            None if dst => WIDE_ROWS * line,
+            None => line,
         };
         k >= vector
             || (k >= 2
@@ -235,8 +239,14 @@ const WIDE_ROWS: usize = 4;
 /// reversal 0.50-0.55 -> 0.53-0.63, f64 2-D transpose 0.68-0.74 -> 0.78-0.84; bf16 and u8
 /// blocks so widened outgrow the page of the kernels' stage (u8 2-D transpose 0.62-0.69 ->
 /// 0.18-0.20).
+/// With `panel`, each side up to the panel's instead ([`panel_sides`]).
 /// Only when no loop clips: the edge of a clipped block is copied over `a` and `b` alone.
-fn widen(loops: &mut Vec<Loop>, sides: [Loop; 2], bits: usize, panels: bool) -> [Loop; 2] {
+fn widen(
+    loops: &mut Vec<Loop>,
+    sides: [Loop; 2],
+    bits: usize,
+    panel: Option<[usize; 2]>,
+) -> [Loop; 2] {
     let mut wide = [ONCE; 2];
     if sides.iter().chain(loops.iter()).any(|l| l.clip) {
         return wide;
@@ -244,12 +254,10 @@ fn widen(loops: &mut Vec<Loop>, sides: [Loop; 2], bits: usize, panels: bool) -> 
     let line = 8 * LINE / bits;
     let scattered = sides[1].dst * bits / 8 >= PAGE && sides[1].size * WIDE_ROWS * LINE <= PAGE;
     for (k, (side, w)) in sides.iter().zip(&mut wide).enumerate() {
-        let line = if panels {
-            panel_sides(bits)[k]
-        } else if k == 0 && (side.size < line || scattered) {
-            WIDE_ROWS * line
-        } else {
-            line
+        let line = match panel {
+            Some(sides) => sides[k],
+            None if k == 0 && (side.size < line || scattered) => WIDE_ROWS * line,
+            None => line,
         };
         if side.size < line
             && let Some(i) = continuation(loops, side, k == 0)
@@ -271,8 +279,18 @@ std::thread_local! {
     /// The least bytes of an array whose transposes go in panels: lowered by a test, to take
     /// the panels' paths on small arrays (per thread: other tests, running beside it, check
     /// which plans their copies get).
-    pub(crate) static PANELS_FROM: core::cell::Cell<usize> =
+    static PANELS_FROM: core::cell::Cell<usize> =
         const { core::cell::Cell::new(super::stream::STREAM_BYTES) };
+}
+
+/// Runs `f` with the transposes of arrays of any size in panels on this thread (see
+/// [`Nest::sized`]), then as before.
+#[cfg(test)]
+pub(crate) fn with_panels<R>(f: impl FnOnce() -> R) -> R {
+    PANELS_FROM.with(|p| p.set(0));
+    let out = f();
+    PANELS_FROM.with(|p| p.set(super::stream::STREAM_BYTES));
+    out
 }
 
 /// The sides of a panel of slots of `bits`: `a` destination-contiguous slots (a destination
@@ -347,6 +365,7 @@ impl Nest {
 
     fn build(mut loops: Vec<Loop>, bounds: Vec<usize>, bits: usize, panels: bool) -> Nest {
         let blocks = bits > 0;
+        let panel = (panels && blocks).then(|| panel_sides(bits));
         coalesce(&mut loops);
         let by_dst = (0..loops.len()).min_by_key(|&k| (loops[k].dst, loops[k].src));
         let by_src = (0..loops.len()).min_by_key(|&k| (loops[k].src, loops[k].dst));
@@ -370,7 +389,7 @@ impl Nest {
                     let (out, a) = split(a, block_side(&a, MAX_RUN));
                     loops.extend(out);
                     ([a, b], Form::Unzip)
-                } else if let Some(sides) = vector_block(a, b, bits, &loops, panels) {
+                } else if let Some(sides) = vector_block(a, b, bits, &loops, panel) {
                     // Blocks of whole lines (or as much of a line as the loops give) on both
                     // sides, transposed a vector at a time.
                     let mut out = [a, b];
@@ -379,7 +398,7 @@ impl Nest {
                         loops.extend(o);
                         *side = l;
                     }
-                    let wide = widen(&mut loops, out, bits, panels);
+                    let wide = widen(&mut loops, out, bits, panel);
                     (out, Form::Lanes { wide, inner: 1 })
                 } else {
                     // Each side: tiles of whole lines, blocks within a tile. Blocks of at

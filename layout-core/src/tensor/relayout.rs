@@ -1186,12 +1186,11 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 
         /// Streamed transposes in panels (`stream::PANEL_BYTES`: blocks staged whole, the next
-        /// block prefetched), taken here on arrays of any size: 2-D at every width and of
-        /// `E(4)` fields, to and
-        /// between transposed tiles, sub-tiles moved as wider slots or transposed within, 4-D
-        /// reversals, of extents that fill whole panels or cut the last ones (copied at the
-        /// edge element by element), in AVX2 registers or in 16-byte ones: each element where
-        /// the plans' offsets put it, padding left as it was.
+        /// ones prefetched), taken here on arrays of any size: 2-D at every width and of `E(4)`
+        /// fields, to and between transposed tiles, sub-tiles moved as wider slots or
+        /// transposed within, 4-D reversals, of extents that fill whole panels or cut the last
+        /// ones (copied at the edge element by element), in AVX2 registers or in 16-byte ones:
+        /// each element where the plans' offsets put it, padding left as it was.
         #[test]
         fn panels_put_every_element_in_place(
             ty in proptest::sample::select(alloc::vec!["u8", "bf16", "f32", "f64", "c128", "s4"]),
@@ -1214,7 +1213,7 @@ mod tests {
             } else {
                 (rows, cols)
             };
-            // (A panel of `E(4)` fields is 512 of them a side or more.)
+            // (A panel of `E(4)` fields is 128 rows of 512 fields.)
             let (rows, cols) = if ty == "s4" { (2 * rows, 4 * cols) } else { (rows, cols) };
             let shape = if form == 5 {
                 alloc::format!("{ty}[{},{},{},{}]", 8 * dims.0, rows / 8, cols / 8, 16 * dims.1)
@@ -1228,12 +1227,11 @@ mod tests {
                 _ => alloc::string::String::from(layout),
             };
             let (a, b) = (packed(a), packed(b));
-            let panels = &crate::tensor::nest::PANELS_FROM;
-            panels.with(|p| p.set(0));
-            crate::tensor::with_avx2(avx2, || {
-                check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), true);
+            crate::tensor::nest::with_panels(|| {
+                crate::tensor::with_avx2(avx2, || {
+                    check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), true);
+                });
             });
-            panels.with(|p| p.set(crate::tensor::stream::STREAM_BYTES));
         }
     }
 
