@@ -14,6 +14,7 @@ use super::digits::Loop;
 use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};
 use super::stream::LINE;
 use super::{lanes, stream};
+use core::ops::Range;
 
 /// Where a row of blocks starts, how the block's loops step, how many blocks follow each
 /// other and how.
@@ -56,6 +57,12 @@ struct Wide {
 /// transpose 2.3-3.0 -> 6.0-9.6 GB/s, u8 4.6-5.7 -> 5.3-8.5; below 1 MiB staging was slower
 /// (f32 256×256: 13.4 -> 10.7 GB/s).
 const STAGED_BYTES: usize = 1 << 20;
+
+/// The bytes an in-place transpose reads and writes below which it goes across its blocks,
+/// group by group (see [`lanes_of`]): about the L1 data cache (32-48 KiB).
+const L1_BYTES: usize = 64 << 10;
+
+const RUN: usize = 2;
 
 type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks, &mut Scratch);
 
@@ -429,9 +436,18 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
         }
         return;
     }
-    // In place: the groups at one place of every block in turn, the blocks `step` apart, all
-    // within one span checked once (measured 180-230 -> 150-170 ns for a 4 KiB transposed
-    // copy of 8 blocks, and no longer dependent on where the buffers lie).
+    // In place, all within one span checked once. Where both spans fit in L1, the groups at
+    // one place of every block in turn, the blocks `step` apart (measured 180-230 -> 150-170
+    // ns for a 4 KiB transposed copy of 8 blocks, and no longer dependent on where the
+    // buffers lie); otherwise block by block: blocks a power-of-two stride apart share L1
+    // sets, and a group's rows in every block evicted each other before the next group read
+    // the rest of their lines (measured in cache, f32 2-D transpose: 256×256 3.8-5.8 -> 37-42
+    // GB/s, 512×256 3.5 -> 14.3, 256×512 4.8-5.4 -> 18-31).
+    let run = if s.len() + out.len() <= L1_BYTES {
+        at.reps
+    } else {
+        RUN
+    };
     #[cfg(target_arch = "x86_64")]
     if N <= 2 && !split && !scatter && (a / M).is_multiple_of(2) && super::avx2::available() {
         // SAFETY: the CPU has AVX2; `a / M` is even, and each group's rows lie within `s`
@@ -444,41 +460,35 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
                 (ss, ds),
                 (src_row, out_row),
                 (&from, &to),
+                run,
             );
         }
         return;
     }
-    for gy in 0..b / M {
-        for gx in 0..a / M {
-            let (f, o) = (
-                from(gx * M) + gy * lanes::BYTES,
-                to(gy * M) + gx * lanes::BYTES,
-            );
-            for r in 0..at.reps {
-                // SAFETY: block `r`'s row `gx·M + i < a` starts at `r·ss + from(gx·M + i)`
-                // (`= r·ss + from(gx·M) + i·sa·N` unless `split`, asserted above), at most
-                // `r·ss + from(a - 1)`, and `gy·16 + 16 <= (b / M)·M·N <= b·N` (`M·N = 16`):
-                // its 16 bytes end within `last·ss + src_span = s.len()`. Its destination row
-                // `gy·M + i < b` starts at `r·ds + to(gy·M + i)` (`= r·ds + to(gy·M) + i·db·N`
-                // unless `scatter`) `<= r·ds + to(b - 1)`, and `gx·16 + 16 <= (a / M)·M·N <=
-                // a·N = row`: its 16 bytes end within `last·ds + dst_span = out.len()`.
-                unsafe {
-                    if split || scatter {
-                        let rows = src_rows.group::<M>(r * ss + gy * lanes::BYTES, gx * M);
-                        let outs = dst_rows.group::<M>(r * ds + gx * lanes::BYTES, gy * M);
-                        group_at::<N, M, false, K>(s, rows, out, outs);
-                    } else {
-                        group::<N, M, false, K>(
-                            s,
-                            (r * ss + f, src_row),
-                            out,
-                            (r * ds + o, out_row),
-                        );
-                    }
+    visit(run, at.reps, (b / M, a / M), &mut |gy, gx, rs| {
+        let (f, o) = (
+            from(gx * M) + gy * lanes::BYTES,
+            to(gy * M) + gx * lanes::BYTES,
+        );
+        for r in rs {
+            // SAFETY: block `r`'s row `gx·M + i < a` starts at `r·ss + from(gx·M + i)`
+            // (`= r·ss + from(gx·M) + i·sa·N` unless `split`, asserted above), at most
+            // `r·ss + from(a - 1)`, and `gy·16 + 16 <= (b / M)·M·N <= b·N` (`M·N = 16`):
+            // its 16 bytes end within `last·ss + src_span = s.len()`. Its destination row
+            // `gy·M + i < b` starts at `r·ds + to(gy·M + i)` (`= r·ds + to(gy·M) + i·db·N`
+            // unless `scatter`) `<= r·ds + to(b - 1)`, and `gx·16 + 16 <= (a / M)·M·N <=
+            // a·N = row`: its 16 bytes end within `last·ds + dst_span = out.len()`.
+            unsafe {
+                if split || scatter {
+                    let rows = src_rows.group::<M>(r * ss + gy * lanes::BYTES, gx * M);
+                    let outs = dst_rows.group::<M>(r * ds + gx * lanes::BYTES, gy * M);
+                    group_at::<N, M, false, K>(s, rows, out, outs);
+                } else {
+                    group::<N, M, false, K>(s, (r * ss + f, src_row), out, (r * ds + o, out_row));
                 }
             }
         }
-    }
+    });
 }
 
 /// The in-place loop of [`lanes_of`], two groups side by side in AVX2 registers
@@ -500,31 +510,31 @@ unsafe fn in_place_pairs<const N: usize, const M: usize, const K: usize>(
     (ss, ds): (usize, usize),
     (src_row, out_row): (usize, usize),
     (from, to): (&impl Fn(usize) -> usize, &impl Fn(usize) -> usize),
+    run: usize,
 ) {
-    for gy in 0..b / M {
-        for gx in (0..a / M).step_by(2) {
-            let (f0, f1) = (
-                from(gx * M) + gy * lanes::BYTES,
-                from(gx * M + M) + gy * lanes::BYTES,
-            );
-            let o = to(gy * M) + gx * lanes::BYTES;
-            for r in 0..reps {
-                let lo = |i: usize| r * ss + f0 + i * src_row;
-                let hi = |i: usize| r * ss + f1 + i * src_row;
-                // SAFETY: the rows of groups `gx` and `gx + 1 < a / M` lie within `s` (the
-                // caller's contract); the CPU has AVX2.
-                let v = unsafe { group_pair::<N, M, K>(s, (lo, hi)) };
-                for (i, v) in v.iter().enumerate() {
-                    let at = r * ds + o + i * out_row;
-                    debug_assert!(at + 2 * lanes::BYTES <= out.len());
-                    // SAFETY: bytes `at ..` are destination row `gy·M + i`'s 16 bytes of group
-                    // `gx` and then of group `gx + 1`, within `out` (the caller's contract); a
-                    // plain store needs no alignment.
-                    unsafe { super::avx2::store::<false>(*v, out.as_mut_ptr().add(at)) };
-                }
+    visit(run, reps, (b / M, a / M / 2), &mut |gy, gx, rs| {
+        let gx = 2 * gx;
+        let (f0, f1) = (
+            from(gx * M) + gy * lanes::BYTES,
+            from(gx * M + M) + gy * lanes::BYTES,
+        );
+        let o = to(gy * M) + gx * lanes::BYTES;
+        for r in rs {
+            let lo = |i: usize| r * ss + f0 + i * src_row;
+            let hi = |i: usize| r * ss + f1 + i * src_row;
+            // SAFETY: the rows of groups `gx` and `gx + 1 < a / M` lie within `s` (the
+            // caller's contract); the CPU has AVX2.
+            let v = unsafe { group_pair::<N, M, K>(s, (lo, hi)) };
+            for (i, v) in v.iter().enumerate() {
+                let at = r * ds + o + i * out_row;
+                debug_assert!(at + 2 * lanes::BYTES <= out.len());
+                // SAFETY: bytes `at ..` are destination row `gy·M + i`'s 16 bytes of group
+                // `gx` and then of group `gx + 1`, within `out` (the caller's contract); a
+                // plain store needs no alignment.
+                unsafe { super::avx2::store::<false>(*v, out.as_mut_ptr().add(at)) };
             }
         }
-    }
+    });
 }
 
 /// The blocks of a streamed transpose in panels (see `stream::PANEL_BYTES`): each block's `a`
@@ -958,6 +968,25 @@ unsafe fn group_pair<const N: usize, const M: usize, const K: usize>(
         }
     }
     v
+}
+
+/// `each(gy, gx, rs)` for every group `gy < ny`, `gx < nx` of the blocks `rs`: the blocks
+/// `0..reps` in runs of `run`, each run's groups in turn.
+#[inline(always)]
+fn visit(
+    run: usize,
+    reps: usize,
+    (ny, nx): (usize, usize),
+    each: &mut impl FnMut(usize, usize, Range<usize>),
+) {
+    for r0 in (0..reps).step_by(run.max(1)) {
+        let rs = r0..reps.min(r0 + run);
+        for gy in 0..ny {
+            for gx in 0..nx {
+                each(gy, gx, rs.clone());
+            }
+        }
+    }
 }
 
 /// `each(r, gy, gx)` for every block `r < reps` and group `gy < ny`, `gx < nx` in it, in

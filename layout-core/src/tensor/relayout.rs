@@ -1304,6 +1304,24 @@ mod tests {
         }
     }
 
+    /// Transposes in place past the L1 cache (64 KiB to 1 MiB), which go a run of blocks at
+    /// a time: runs cut short at the end of a leaf (odd block counts), pairs of groups (1-
+    /// and 2-byte slots), destination rows scattered over tiles, 4-D permutations.
+    #[test]
+    fn in_place_runs_put_every_element_in_place() {
+        let pairs = [
+            ("f32[240,272]{1,0}", "f32[240,272]{0,1}"),
+            ("f64[176,208]{1,0}", "f64[176,208]{0,1}"),
+            ("bf16[336,208]{1,0}", "bf16[336,208]{0,1}"),
+            ("u8[400,304]{1,0}", "u8[400,304]{0,1:T(8,128)}"),
+            ("f32[16,12,20,24]{3,2,1,0}", "f32[16,12,20,24]{1,0,3,2}"),
+            ("s8[384,256]{1,0:T(32,128)(4,1)}", "s8[384,256]{0,1:T(32,128)(4,1)}"),
+        ];
+        for (a, b) in pairs {
+            check_both_ways(a, b, false);
+        }
+    }
+
     #[test]
     fn two_step_copies_put_every_element_in_place() {
         // (source, destination, whether the copy from the source to the destination goes a
