@@ -58,10 +58,18 @@ struct Wide {
 /// (f32 256×256: 13.4 -> 10.7 GB/s).
 const STAGED_BYTES: usize = 1 << 20;
 
-/// The bytes an in-place transpose reads and writes below which it goes across its blocks,
-/// group by group (see [`lanes_of`]): about the L1 data cache (32-48 KiB).
+/// The bytes an in-place transpose reads and writes up to which it goes across all its
+/// blocks group by group (see [`lanes_of`]): about the L1 data cache (32-48 KiB).
 const L1_BYTES: usize = 64 << 10;
 
+/// The blocks an in-place transpose past [`L1_BYTES`] goes across group by group. Blocks a
+/// power-of-two stride apart share L1 sets: across every block of a leaf, each group's lines
+/// were evicted before the next group read or wrote the rest of them. Measured in cache (hot,
+/// medians of 30), runs of 1, 2, 4, 8 blocks against all of them: f32 256×256 transpose 5.8 ->
+/// 27, 33, 26, 9.5 GB/s; f32 512×256 3.5 -> 19, 13.5, 5.0, 3.6; f64 256×256 3.5 -> 13, 12-19,
+/// 18, 5.0; bf16 512×512 10 -> 21, 23, 18, 10; f32 `T(8,128)` -> `{0,1:T(8,128)}` 34 -> 26,
+/// 34, 35, 21-35; u8 rows -> `{0,1:T(8,128)}` 16 -> 13, 15, 16, 16. Two is never far from the
+/// best.
 const RUN: usize = 2;
 
 type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks, &mut Scratch);
@@ -436,13 +444,10 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
         }
         return;
     }
-    // In place, all within one span checked once. Where both spans fit in L1, the groups at
-    // one place of every block in turn, the blocks `step` apart (measured 180-230 -> 150-170
-    // ns for a 4 KiB transposed copy of 8 blocks, and no longer dependent on where the
-    // buffers lie); otherwise block by block: blocks a power-of-two stride apart share L1
-    // sets, and a group's rows in every block evicted each other before the next group read
-    // the rest of their lines (measured in cache, f32 2-D transpose: 256×256 3.8-5.8 -> 37-42
-    // GB/s, 512×256 3.5 -> 14.3, 256×512 4.8-5.4 -> 18-31).
+    // In place, all within one span checked once, the groups at one place of a run of blocks
+    // in turn, the blocks `step` apart: of every block where both spans fit in L1 (measured
+    // 180-230 -> 150-170 ns for a 4 KiB transposed copy of 8 blocks, and no longer dependent
+    // on where the buffers lie), else of [`RUN`] blocks.
     let run = if s.len() + out.len() <= L1_BYTES {
         at.reps
     } else {
