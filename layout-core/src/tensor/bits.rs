@@ -767,6 +767,12 @@ impl BitFields {
         let from = |x: usize| ((x & (a.size - 1)) * a.src + (x >> sa) * wa.src) * bits / 8;
         let to = |y: usize| ((y & (b.size - 1)) * b.dst + (y >> sb) * wb.dst) * bits / 8;
         let (row, part) = (len * bits / 8, chunk * bits / 8);
+        // Destination rows whose parts follow each other (the rows of a tile, whole) are one
+        // run of `b` parts, put at once, not row by row: measured u1 `{0,1:E(1)}` ->
+        // `{1,0:T(8,128)E(1)}`, rows of 16 bytes, in cache (512 KiB) 3.1 -> 5.4 GB/s, 64 MiB
+        // 0.06 -> 0.22 of memcpy; u2 `T(8,128)E(2)` 0.11 -> 0.25; with `(2,1)` sub-tiles, u1
+        // 0.11 -> 0.13, u2 0.16 -> 0.17 (medians of three alternating runs).
+        let joined = if b.dst * bits / 8 == part { b.size } else { 1 };
         let cols = chunk / per;
         let (stage, out) = (&mut stage[..cols * width], &mut out[..cols * width]);
         let first = (dst_at / 8, src_at / 8);
@@ -841,8 +847,9 @@ impl BitFields {
                         continue;
                     }
                     interleave(out, stage, chunk, width);
-                    for (y, from) in out.chunks_exact(part).enumerate() {
-                        put(&mut dst[d0 + to(y) + x0 * bits / 8..][..part], from, stream);
+                    for (y, from) in out.chunks_exact(part * joined).enumerate() {
+                        let to = &mut dst[d0 + to(y * joined) + x0 * bits / 8..][..from.len()];
+                        put(to, from, stream);
                     }
                     continue;
                 }
@@ -884,8 +891,8 @@ impl BitFields {
                     continue;
                 }
                 interleave(out, stage, cols, len);
-                for (y, from) in out.chunks_exact(cols).enumerate() {
-                    let to = &mut dst[d0 + to(y) + x0 * bits / 8..][..part];
+                for (y, from) in out.chunks_exact(cols * joined).enumerate() {
+                    let to = &mut dst[d0 + to(y * joined) + x0 * bits / 8..][..part * joined];
                     if pairs {
                         put(to, from, stream);
                     } else {
