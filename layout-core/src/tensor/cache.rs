@@ -1,10 +1,14 @@
-//! The typed path into the relayout engine: `copy` for `Tensor::copy_from`, with the copy
-//! plans of static layout pairs built on first use and kept for the rest of the program in a
-//! fixed table of lock-free lists, keyed by the pair's `TypeId`. Entries are never removed;
-//! there is one per pair of layout types the program copies between (two if two threads build
-//! the same one at once).
+//! The typed path into the relayout engine and the index plans of static layouts: `copy`
+//! for `Tensor::copy_from`, with the copy plans of static layout pairs built on first use and
+//! kept for the rest of the program, and `plan`, the index plan a tensor's traversals walk,
+//! kept the same way for static layouts (building one parses the layout's text and compiles
+//! it: about a microsecond, which a traversal of a 4 KiB tensor took several times over).
+//! Each is a fixed table of lock-free lists keyed by the layout types' `TypeId`. Entries are
+//! never removed; there is one per layout type or pair of them the program uses (two if two
+//! threads build the same one at once).
 #![allow(unsafe_code)]
 
+use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use core::any::TypeId;
 use core::hash::{Hash, Hasher};
@@ -15,19 +19,32 @@ use super::relayout::CopyPlan;
 use super::words;
 use crate::index::Plan;
 use crate::model::ArrayShape;
-use crate::typed::Layout;
+use crate::typed::{Layout, Static};
 
-struct Entry {
+struct Entry<T> {
     key: TypeId,
-    plan: CopyPlan,
+    value: T,
     /// The entry published before this one in its bucket, or null.
-    next: *mut Entry,
+    next: *mut Entry<T>,
 }
 
 /// A power of two.
 const BUCKETS: usize = 64;
 
-static TABLE: [AtomicPtr<Entry>; BUCKETS] = [const { AtomicPtr::new(ptr::null_mut()) }; BUCKETS];
+/// Values of type `T` built once per key and kept.
+struct Table<T>([AtomicPtr<Entry<T>>; BUCKETS]);
+
+impl<T> Table<T> {
+    const fn new() -> Table<T> {
+        Table([const { AtomicPtr::new(ptr::null_mut()) }; BUCKETS])
+    }
+}
+
+/// The copy plans of pairs of static layouts, keyed by `(destination, source)`.
+static COPIES: Table<CopyPlan> = Table::new();
+
+/// The index plans of static layouts.
+static PLANS: Table<Plan> = Table::new();
 
 /// FNV-1a, to spread `TypeId`s over the buckets.
 struct Fnv(u64);
@@ -51,49 +68,63 @@ impl Hasher for Fnv {
     }
 }
 
-/// The plan of the entry for `key` in the list from `p`.
-fn find(mut p: *mut Entry, key: TypeId) -> Option<&'static CopyPlan> {
+/// The value of the entry for `key` in the list from `p`.
+fn find<T: Sync>(mut p: *mut Entry<T>, key: TypeId) -> Option<&'static T> {
     while !p.is_null() {
         // SAFETY: non-null pointers in a bucket come from `Box::into_raw` of an entry that was
         // fully written before it was published (the `Release` of the successful exchange,
         // seen through the `Acquire` load that returned it or its predecessor) and is never
-        // freed or changed after, so it is valid for `'static` and shared reads.
-        let e: &'static Entry = unsafe { &*p };
+        // freed or changed after, so it is valid for `'static` and shared reads (`T: Sync`).
+        let e: &'static Entry<T> = unsafe { &*p };
         if e.key == key {
-            return Some(&e.plan);
+            return Some(&e.value);
         }
         p = e.next;
     }
     None
 }
 
-/// The plan for `key`, built by `build` if no thread has published one yet.
-pub(crate) fn get(key: TypeId, build: impl FnOnce() -> CopyPlan) -> &'static CopyPlan {
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-    key.hash(&mut h);
-    // The top bits: a multiply mixes every input bit into them.
-    let bucket = &TABLE[(h.finish() >> (64 - BUCKETS.trailing_zeros())) as usize];
-    let mut head = bucket.load(Ordering::Acquire);
-    if let Some(plan) = find(head, key) {
-        return plan;
-    }
-    let entry = Box::into_raw(Box::new(Entry {
-        key,
-        plan: build(),
-        next: head,
-    }));
-    loop {
-        match bucket.compare_exchange(head, entry, Ordering::AcqRel, Ordering::Acquire) {
-            // SAFETY: `entry` is from `Box::into_raw` above and now published, never freed.
-            Ok(_) => return unsafe { &(*entry).plan },
-            Err(now) => {
-                // Another thread published first: link behind its entries and retry (a
-                // second entry for the same key, if it built this one, is harmless).
-                // SAFETY: `entry` is not published yet, so this thread owns it exclusively.
-                unsafe { (*entry).next = now };
-                head = now;
+impl<T: Send + Sync> Table<T> {
+    /// The value for `key`, built by `build` if no thread has published one yet.
+    fn get(&'static self, key: TypeId, build: impl FnOnce() -> T) -> &'static T {
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        key.hash(&mut h);
+        // The top bits: a multiply mixes every input bit into them.
+        let bucket = &self.0[(h.finish() >> (64 - BUCKETS.trailing_zeros())) as usize];
+        let mut head = bucket.load(Ordering::Acquire);
+        if let Some(value) = find(head, key) {
+            return value;
+        }
+        let entry = Box::into_raw(Box::new(Entry {
+            key,
+            value: build(),
+            next: head,
+        }));
+        loop {
+            match bucket.compare_exchange(head, entry, Ordering::AcqRel, Ordering::Acquire) {
+                // SAFETY: `entry` is from `Box::into_raw` above and now published, never
+                // freed; `T: Sync`, so shared references to it may cross threads.
+                Ok(_) => return unsafe { &(*entry).value },
+                Err(now) => {
+                    // Another thread published first: link behind its entries and retry (a
+                    // second entry for the same key, if it built this one, is harmless).
+                    // SAFETY: `entry` is not published yet, so this thread owns it
+                    // exclusively.
+                    unsafe { (*entry).next = now };
+                    head = now;
+                }
             }
         }
+    }
+}
+
+/// The index plan of `L` with `extents`: built once and kept for a static layout, built
+/// each time for a dynamic one.
+pub(crate) fn plan<L: Layout>(extents: &L::Extents) -> Cow<'static, Plan> {
+    if TypeId::of::<L::Extents>() == TypeId::of::<Static>() {
+        Cow::Borrowed(PLANS.get(TypeId::of::<L>(), || L::plan_in(extents)))
+    } else {
+        Cow::Owned(L::plan_in(extents))
     }
 }
 
@@ -115,7 +146,7 @@ pub(crate) fn copy<D: Layout, S: Layout<Elem = D::Elem>>(
             CopyPlan::from_plans((&ss, &sp), (&ds, &dp))
         };
         if cached {
-            let plan = get(TypeId::of::<(D, S)>(), build);
+            let plan = COPIES.get(TypeId::of::<(D, S)>(), build);
             return plan.run(s, d, 0..plan.parts());
         }
         let ((ds, dp), (ss, sp)) = plans();

@@ -7,7 +7,7 @@
 
 use core::marker::PhantomData;
 
-use super::TensorBase;
+use super::{TensorBase, cache};
 use crate::index::runs::{LogicalRuns, MemoryRuns, Run};
 use crate::typed::Layout;
 
@@ -326,7 +326,7 @@ impl<D: AsRef<[L::Word]>, L: Layout> TensorBase<D, L> {
     /// assert_eq!(t.iter().len(), 6);
     /// ```
     pub fn iter(&self) -> impl ExactSizeIterator<Item = L::Elem> + '_ {
-        let plan = L::plan_in(&self.extents);
+        let plan = cache::plan::<L>(&self.extents);
         Values::<L, _>::new(self.as_slice(), LogicalRuns::new(&plan), plan.elements())
     }
 
@@ -342,7 +342,7 @@ impl<D: AsRef<[L::Word]>, L: Layout> TensorBase<D, L> {
     /// assert_eq!(t.values_physical().len(), 3);
     /// ```
     pub fn values_physical(&self) -> impl ExactSizeIterator<Item = L::Elem> + '_ {
-        let plan = L::plan_in(&self.extents);
+        let plan = cache::plan::<L>(&self.extents);
         Values::<L, _>::new(
             self.as_slice(),
             MemoryRuns::new(&plan, false),
@@ -361,7 +361,7 @@ impl<D: AsRef<[L::Word]>, L: Layout> TensorBase<D, L> {
     /// assert_eq!(t.iter_physical().len(), 4);
     /// ```
     pub fn iter_physical(&self) -> impl ExactSizeIterator<Item = (L::Index, L::Elem)> + '_ {
-        let plan = L::plan_in(&self.extents);
+        let plan = cache::plan::<L>(&self.extents);
         let runs = MemoryRuns::new(&plan, true);
         Physical::<L> {
             words: self.as_slice(),
@@ -385,7 +385,7 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
     /// assert_eq!(t.to_logical(), [10, 20, 30, 40]);
     /// ```
     pub fn map_inplace(&mut self, mut f: impl FnMut(L::Elem) -> L::Elem) {
-        let mut runs = MemoryRuns::new(&L::plan_in(&self.extents), false);
+        let mut runs = MemoryRuns::new(&cache::plan::<L>(&self.extents), false);
         let words = self.as_mut_slice();
         while let Some(run) = runs.next_run(None) {
             if run.len == 0 {
@@ -433,7 +433,7 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
             other.dims(),
             L::CANONICAL
         );
-        let mut runs = MemoryRuns::new(&L::plan_in(&self.extents), false);
+        let mut runs = MemoryRuns::new(&cache::plan::<L>(&self.extents), false);
         let theirs = other.as_slice();
         let words = self.as_mut_slice();
         while let Some(run) = runs.next_run(None) {
@@ -478,7 +478,7 @@ impl<D: AsRef<[L::Elem]> + AsMut<[L::Elem]>, L: Layout<Word = <L as Layout>::Ele
     /// assert_eq!(t.as_slice(), &[1, 3, 2, 4]);
     /// ```
     pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = &mut L::Elem> + '_ {
-        let plan = L::plan_in(&self.extents);
+        let plan = cache::plan::<L>(&self.extents);
         let words = self.data.as_mut();
         IterMut {
             ptr: words.as_mut_ptr(),

@@ -155,7 +155,7 @@ impl<L: Layout> TensorBase<AlignedBuf<L::Word>, L> {
     pub fn from_logical_in(extents: L::Extents, values: &[L::Elem]) -> Result<Self, LengthError> {
         check_len(L::sizes(&extents).elements, values.len(), "logical data")?;
         let mut t = Self::zeros_in(extents);
-        let offsets = L::plan_in(&extents).logical_offsets();
+        let offsets = cache::plan::<L>(&extents).logical_offsets();
         let words = &mut *t.data;
         for (offset, &v) in offsets.zip(values) {
             L::store(words, offset, v);
@@ -197,7 +197,7 @@ impl<L: Layout> TensorBase<AlignedBuf<L::Word>, L> {
     /// ```
     pub fn from_fn_in(extents: L::Extents, mut f: impl FnMut(L::Index) -> L::Elem) -> Self {
         let mut t = Self::zeros_in(extents);
-        let mut order = L::plan_in(&extents).memory_order();
+        let mut order = cache::plan::<L>(&extents).memory_order();
         let words = &mut *t.data;
         loop {
             let mut index = L::Index::default();
@@ -352,8 +352,8 @@ impl<L: Layout> TensorBase<AlignedBuf<L::Word>, L> {
         };
         let same = L2::sizes(&extents).storage_words == self.data.len()
             && L::ELEMENT_BITS == L2::ELEMENT_BITS
-            && L2::plan_in(&extents).bitcast_signature()
-                == L::plan_in(&self.extents).bitcast_signature();
+            && cache::plan::<L2>(&extents).bitcast_signature()
+                == cache::plan::<L>(&self.extents).bitcast_signature();
         if same {
             Ok(TensorBase {
                 data: self.data,
@@ -563,7 +563,7 @@ dynamic_constructors! {
 /// Offsets of every element in logical order, computed once per traversal.
 #[cfg(feature = "ndarray")]
 fn logical_offsets<L: Layout>(extents: &L::Extents) -> LogicalOffsets {
-    L::plan_in(extents).logical_offsets()
+    cache::plan::<L>(extents).logical_offsets()
 }
 
 impl<D: AsRef<[L::Word]>, L: Layout> TensorBase<D, L> {

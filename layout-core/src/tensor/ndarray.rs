@@ -123,7 +123,7 @@ fn strided_shape<L: Layout>(extents: &L::Extents) -> Result<(IxDyn, IxDyn), Ndar
     if L::PACKED {
         return Err(NdarrayError::Packed { layout });
     }
-    let offset = L::plan_in(extents).offset_expr();
+    let offset = super::cache::plan::<L>(extents).offset_expr();
     let mut strides = alloc::vec![0; L::RANK];
     if !add_linear(&offset, 1, &mut strides) {
         return Err(NdarrayError::Tiled {
