@@ -1,5 +1,6 @@
 //! Iteration cost: each tensor traversal against the same loop over the raw storage slice,
-//! side by side, over 1024×1024 f32 arrays row-major and tiled `T(8,128)`.
+//! side by side, over 1024×1024 f32 arrays row-major and tiled `T(8,128)`, and one 8×128
+//! tile (4 KiB: what a traversal costs before its first element).
 //!
 //! - sum `.map(f64::from).sum::<f64>()`: `slice` (the raw slice), `iter` (logical order),
 //!   `values_physical` (memory order), `iter_physical` (memory order, index ignored);
@@ -25,6 +26,7 @@ use xla_layout::{StaticLayout, layout};
 
 type RowsF32 = layout!(f32[1024,1024]{1,0});
 type TilesF32 = layout!(f32[1024,1024]{1,0:T(8,128)});
+type TileF32 = layout!(f32[8,128]{1,0:T(8,128)});
 
 /// The tensors of one layout, and the raw slices of the same values they are compared with.
 struct Data<L: StaticLayout> {
@@ -97,7 +99,8 @@ where
     ]
 }
 
-/// Rounds of the paired measurement, and traversals timed per side of a round.
+/// Rounds of the paired measurement, and traversals timed per side of a round (of a
+/// 1024×1024 array; as many more as make the same number of elements for smaller ones).
 const ROUNDS: usize = 31;
 const REPS: usize = 4;
 
@@ -105,9 +108,10 @@ const REPS: usize = 4;
 /// each round: memory bandwidth and the neighbours' load drift between criterion's
 /// benchmarks, seconds apart, much more than within a round.
 fn paired<L: StaticLayout>(d: &mut Data<L>, base: Run<L>, variant: Run<L>) -> f64 {
+    let reps = REPS * (1 << 20) / L::ELEMENTS.min(1 << 20);
     let mut time = |f: Run<L>| {
         let t = Instant::now();
-        for _ in 0..REPS {
+        for _ in 0..reps {
             black_box(f(black_box(&mut *d)));
         }
         t.elapsed().as_secs_f64()
@@ -157,21 +161,28 @@ fn main() {
         (
             "iterate-f32-rows",
             measure::<RowsF32>(&mut c, "iterate-f32-rows"),
+            RowsF32::ELEMENTS,
         ),
         (
             "iterate-f32-T8x128",
             measure::<TilesF32>(&mut c, "iterate-f32-T8x128"),
+            TilesF32::ELEMENTS,
+        ),
+        (
+            "iterate-f32-8x128-tile",
+            measure::<TileF32>(&mut c, "iterate-f32-8x128-tile"),
+            TileF32::ELEMENTS,
         ),
     ];
     c.final_summary();
     println!("\n| layout | variant | ns/element | ÷ slice loop |");
     println!("|---|---|---|---|");
-    for (group, ratios) in groups {
+    for (group, ratios, elements) in groups {
         for (variant, ratio) in ratios {
             let Some(ns) = common::median_ns(group, variant, start) else {
                 continue;
             };
-            let per = ns / RowsF32::ELEMENTS as f64;
+            let per = ns / elements as f64;
             println!("| {group} | {variant} | {per:.3} | {ratio:.2} |");
         }
     }

@@ -57,6 +57,9 @@ pub struct Plan {
     pub(crate) tiled_elements: usize,
     /// The offset, compiled: what [`Plan::offset`] runs.
     pub(crate) program: Program,
+    /// Whether every element's offset is its row-major position (see
+    /// [`Program::row_major`]): logical order is one run of slots.
+    pub(crate) row_major: bool,
     physical_elements: usize,
     element_bits: usize,
     prefix_bytes: usize,
@@ -139,7 +142,9 @@ impl Plan {
             .map(|&s| to_usize(s, "stride"))
             .collect::<Result<Vec<_>, _>>()?;
         let program = Program::new(&dims, &order, &steps, &expanded, &strides);
+        let row_major = program.row_major(&dims);
         Ok(Plan {
+            row_major,
             dims,
             physical: order,
             physical_extents,

@@ -476,6 +476,23 @@ impl Program {
         )
     }
 
+    /// Whether the offset of every index below `dims` is its row-major position (`Σ index[d]
+    /// · Π dims[d + 1 ..]`): the inline terms are the whole program, and each dimension that
+    /// can be nonzero has its row-major stride and no shifted terms.
+    pub(crate) fn row_major(&self, dims: &[usize]) -> bool {
+        if !matches!(self.rest, Rest::None) || dims.len() > INLINE_DIMS {
+            return false;
+        }
+        let mut stride = 1usize;
+        for (t, &n) in self.inline.iter().zip(dims).rev() {
+            if n > 1 && (t.scale != stride || t.coefs != [0, 0]) {
+                return false;
+            }
+            stride = stride.saturating_mul(n);
+        }
+        true
+    }
+
     /// The offset of `index` (one entry per logical dimension; missing entries read as 0).
     #[inline]
     pub(crate) fn eval(&self, index: &[usize]) -> usize {

@@ -448,16 +448,28 @@ impl MemoryRuns {
     }
 }
 
-/// Runs in logical order: a [`RowWalk`], or element by element.
+/// Runs in logical order: a [`RowWalk`], element by element, or one run of the slots of a
+/// layout whose offsets are row-major positions.
 #[derive(Clone, Debug)]
 pub(crate) enum LogicalRuns {
     Rows(RowWalk),
     Elements(Box<LogicalOffsets>),
+    Whole(Option<Run>),
 }
 
 impl LogicalRuns {
-    /// The runs of `plan` in logical row-major order.
+    /// The runs of `plan` in logical row-major order: one where its offsets are row-major
+    /// positions, found without building the rows' tables (which cost a traversal of a 4
+    /// KiB tensor several times its elements' loop).
     pub(crate) fn new(plan: &Plan) -> LogicalRuns {
+        if plan.row_major {
+            let len = plan.elements();
+            return LogicalRuns::Whole((len > 0).then_some(Run {
+                offset: 0,
+                len,
+                stride: 1,
+            }));
+        }
         match RowWalk::new(plan) {
             Some(walk) => LogicalRuns::Rows(walk),
             None => LogicalRuns::Elements(Box::new(plan.logical_offsets())),
@@ -474,6 +486,7 @@ impl LogicalRuns {
                 len: 1,
                 stride: 1,
             }),
+            LogicalRuns::Whole(run) => run.take(),
         }
     }
 }
