@@ -261,18 +261,23 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
     #[cfg(not(target_arch = "x86_64"))]
     let direct = false;
     #[cfg(target_arch = "x86_64")]
-    if direct && b * row > stream::PAGE && b * row + stream::PAGE <= size_of_val(scratch) {
-        // SAFETY: the CPU has AVX2 and block `r`'s destination rows are whole lines, starting
-        // on lines of `out`, which starts on a line (`direct`: `on_lines`); the stage fits.
+    if (direct || cached)
+        && b * row > stream::PAGE
+        && b * row + stream::PAGE <= size_of_val(scratch)
+    {
+        let stage = &mut scratch.as_flattened_mut()[stream::PAGE..][..b * row];
+        let (from, reps) = ((src, s0, s0 + at.ahead * N), (at.reps, ds, ss));
+        // SAFETY: the CPU has AVX2 (`direct` or `cached`); block `r`'s destination rows are
+        // whole lines (`whole_lines`), and streamed (`direct`: `on_lines`) they start on lines
+        // of `out`, which starts on a line; the stage is `a·b·N` bytes.
         unsafe {
-            panels::<N, M, K>(
-                (out, s),
-                (src, s0, s0 + at.ahead * N),
-                &mut scratch.as_flattened_mut()[stream::PAGE..][..b * row],
-                (at.reps, ds, ss),
-                (a, b),
-                (src_rows, dst_rows),
-            );
+            if direct {
+                let sides = (src_rows, dst_rows);
+                panels::<N, M, K, true>((out, s), from, stage, reps, (a, b), sides);
+            } else {
+                let sides = (src_rows, dst_rows);
+                panels::<N, M, K, false>((out, s), from, stage, reps, (a, b), sides);
+            }
         }
         return;
     }
@@ -544,8 +549,9 @@ unsafe fn in_place_pairs<const N: usize, const M: usize, const K: usize>(
 
 /// The blocks of a streamed transpose in panels (see `stream::PANEL_BYTES`): each block's `a`
 /// source rows of `b` slots copied whole into `stage` (in L2), then transposed from there
-/// into whole destination lines streamed straight from AVX2 registers
-/// ([`Unstaged::direct`]), while every line of a block two ahead is prefetched, a few per
+/// into whole destination lines straight from AVX2 registers ([`Unstaged::direct`];
+/// streamed if `STREAM`, else plain stores for copies in cache, see
+/// `stream::PANEL_CACHED_BYTES`), while every line of a block two ahead is prefetched, a few per
 /// line stored ([`Fetch`]): block `r + 2`, or past the leaf's last, the blocks from byte
 /// `next` of `src`, those of the next leaf (`s` is `src` from byte `base`). Measured (64
 /// MiB, against memcpy): a prototype of this loop ran the u8 2-D transpose at 0.69 with
@@ -554,12 +560,12 @@ unsafe fn in_place_pairs<const N: usize, const M: usize, const K: usize>(
 /// four alternating runs; 4-D reversals within the noise, four blocks ahead slower).
 ///
 /// # Safety
-/// The CPU has AVX2; every block's destination rows are whole lines, which start on lines of
-/// `out`, which starts on one; `stage` is `a · b · N` bytes.
+/// The CPU has AVX2; every block's destination rows are whole lines, and if `STREAM` they
+/// start on lines of `out`, which starts on one; `stage` is `a · b · N` bytes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn panels<const N: usize, const M: usize, const K: usize>(
+unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: bool>(
     (out, s): (&mut [u8], &[u8]),
     (src, base, next): (&[u8], usize, usize),
     stage: &mut [u8],
@@ -580,9 +586,9 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize>(
         };
         let mut t = Unstaged::staged(stage, (a, b), to);
         t.fetch = Fetch::new(src, ahead, from, (a, len));
-        // SAFETY: the CPU has AVX2; block `r`'s destination rows are whole lines starting on
-        // lines of `out` (the caller's contract), `r·ds + to(y)` bytes into it.
-        unsafe { t.direct::<N, M, K, true>((r * ds, 0), out) };
+        // SAFETY: the CPU has AVX2; block `r`'s destination rows are whole lines, `r·ds +
+        // to(y)` bytes into `out`, starting on its lines if `STREAM` (the caller's contract).
+        unsafe { t.direct::<N, M, K, STREAM>((r * ds, 0), out) };
     }
 }
 

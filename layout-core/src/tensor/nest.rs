@@ -279,17 +279,16 @@ std::thread_local! {
     /// The least bytes of an array whose transposes go in panels: lowered by a test, to take
     /// the panels' paths on small arrays (per thread: other tests, running beside it, check
     /// which plans their copies get).
-    static PANELS_FROM: core::cell::Cell<usize> =
-        const { core::cell::Cell::new(super::stream::STREAM_BYTES) };
+    static PANELS_FROM: core::cell::Cell<Option<usize>> = const { core::cell::Cell::new(None) };
 }
 
 /// Runs `f` with the transposes of arrays of any size in panels on this thread (see
 /// [`Nest::sized`]), then as before.
 #[cfg(test)]
 pub(crate) fn with_panels<R>(f: impl FnOnce() -> R) -> R {
-    PANELS_FROM.with(|p| p.set(0));
+    PANELS_FROM.with(|p| p.set(Some(0)));
     let out = f();
-    PANELS_FROM.with(|p| p.set(super::stream::STREAM_BYTES));
+    PANELS_FROM.with(|p| p.set(None));
     out
 }
 
@@ -352,14 +351,19 @@ impl Nest {
 
     /// [`new`](Self::new) for a copy of whole-byte slots or of `E(4)` fields on both sides
     /// (whose kernels stage whole blocks), whose transposes of arrays past
-    /// [`STREAM_BYTES`](super::stream::STREAM_BYTES) go in panels ([`PANEL_BYTES`]) if
-    /// `panels` (not the steps of a two-step copy, which move a slab in cache at a time).
+    /// [`PANEL_CACHED_BYTES`](super::stream::PANEL_CACHED_BYTES) (whole-byte slots) or
+    /// [`STREAM_BYTES`](super::stream::STREAM_BYTES) (`E(4)` fields) go in panels
+    /// ([`PANEL_BYTES`]) if `panels` (not the steps of a two-step copy, which move a slab in
+    /// cache at a time).
     pub(crate) fn sized(loops: Vec<Loop>, bounds: Vec<usize>, bits: usize, panels: bool) -> Nest {
         let bytes = bounds.iter().fold(bits, |n, &b| n.saturating_mul(b)) / 8;
+        let from = if bits.is_multiple_of(8) {
+            super::stream::PANEL_CACHED_BYTES
+        } else {
+            super::stream::STREAM_BYTES
+        };
         #[cfg(test)]
-        let from = PANELS_FROM.with(core::cell::Cell::get);
-        #[cfg(not(test))]
-        let from = super::stream::STREAM_BYTES;
+        let from = PANELS_FROM.with(core::cell::Cell::get).unwrap_or(from);
         Nest::build(loops, bounds, bits, panels && bytes >= from)
     }
 

@@ -1185,9 +1185,9 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 
-        /// Streamed transposes in panels (`stream::PANEL_BYTES`: blocks staged whole, the next
-        /// ones prefetched), taken here on arrays of any size: 2-D at every width and of `E(4)`
-        /// fields, to and between transposed tiles, sub-tiles moved as wider slots or
+        /// Transposes in panels (`stream::PANEL_BYTES`: blocks staged whole, the next ones
+        /// prefetched), streamed or not, taken here on arrays of any size: 2-D at every width
+        /// and of `E(4)` fields, to and between transposed tiles, sub-tiles moved as wider slots or
         /// transposed within, 4-D reversals, of extents that fill whole panels or cut the last
         /// ones (copied at the edge element by element), in AVX2 registers or in 16-byte ones:
         /// each element where the plans' offsets put it, padding left as it was.
@@ -1198,6 +1198,7 @@ mod tests {
             (rows, cols, whole) in (64usize..700, 64usize..700, proptest::prelude::any::<bool>()),
             dims in (1usize..4, 1usize..4),
             avx2 in proptest::prelude::any::<bool>(),
+            stream in proptest::prelude::any::<bool>(),
         ) {
             let (a, b) = match form {
                 0 => ("{1,0}", "{0,1}"),
@@ -1229,7 +1230,7 @@ mod tests {
             let (a, b) = (packed(a), packed(b));
             crate::tensor::nest::with_panels(|| {
                 crate::tensor::with_avx2(avx2, || {
-                    check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), true);
+                    check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), stream);
                 });
             });
         }
