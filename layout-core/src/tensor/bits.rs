@@ -1413,7 +1413,18 @@ unsafe fn zip_nibbles_avx2<const P: usize, const STREAM: bool>(
     assert!(rows.len.is_multiple_of(32) && last.0 + 2 * P * rows.len <= out.len());
     let ranges: [Range<usize>; 2] = [rows.range(0), rows.range(2 * P - 1)];
     assert!(ranges[0].start <= ranges[1].start && last.1 + ranges[1].end <= src.len());
+    // Rows a page or more apart, a line or two of each in turn: each fetched ahead (see
+    // `kernels::FETCH_AHEAD`).
+    let fetch = STREAM && rows.stride >= stream::PAGE;
     for (d0, s0) in reps.offsets() {
+        if fetch {
+            for x in 0..2 * P {
+                for l in (0..rows.len).step_by(LINE) {
+                    let at = s0 + rows.range(x).start + l + super::kernels::FETCH_AHEAD;
+                    stream::prefetch(src, at);
+                }
+            }
+        }
         for c in (0..rows.len).step_by(32) {
             let mut halves = [[avx2::zero(); P]; 2];
             let [lows, highs] = &mut halves;
