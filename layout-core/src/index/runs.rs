@@ -389,18 +389,76 @@ impl RowWalk {
     }
 }
 
-/// Runs in memory order: a [`DigitWalk`], element by element for layouts with `*`, or the
-/// one run of every slot where each slot holds an element (no padding).
+/// Runs in memory order: a [`DigitWalk`], element by element for layouts with `*`, the one
+/// run of every slot where each slot holds an element (no padding), or the rows of a layout
+/// whose offsets are row-major positions (walked with indices).
 #[derive(Clone, Debug)]
 pub(crate) enum MemoryRuns {
     Digits(Box<DigitWalk>),
     Elements(Box<MemoryOrder>),
     Whole(Option<Run>),
+    Rows(RowMajor),
+}
+
+/// The rows of a layout whose offsets are row-major positions (rank at most
+/// [`RowMajor::RANK`]): row `r` is the run of `len` slots from `r · len`, its first index `r`
+/// in the mixed radix of the outer dimensions, then 0.
+#[derive(Clone, Debug)]
+pub(crate) struct RowMajor {
+    dims: [usize; RowMajor::RANK],
+    rank: usize,
+    next: usize,
+    rows: usize,
+}
+
+impl RowMajor {
+    /// The most dimensions of a row-major plan (`Plan::row_major` holds only for plans whose
+    /// offset is their inline terms).
+    const RANK: usize = 4;
+
+    fn new(plan: &Plan) -> Option<RowMajor> {
+        let rank = plan.dims.len();
+        if !plan.row_major || rank == 0 || rank > RowMajor::RANK {
+            return None;
+        }
+        let mut dims = [0; RowMajor::RANK];
+        dims[..rank].copy_from_slice(&plan.dims);
+        let len = dims[rank - 1];
+        Some(RowMajor {
+            dims,
+            rank,
+            next: 0,
+            rows: if len == 0 { 0 } else { plan.elements() / len },
+        })
+    }
+
+    fn next_run(&mut self, index: Option<&mut [usize]>) -> Option<Run> {
+        if self.next == self.rows {
+            return None;
+        }
+        let (r, last) = (self.next, self.rank - 1);
+        self.next += 1;
+        if let Some(index) = index {
+            let mut q = r;
+            for d in (0..last).rev() {
+                index[d] = q % self.dims[d];
+                q /= self.dims[d];
+            }
+            index[last] = 0;
+        }
+        let len = self.dims[last];
+        Some(Run {
+            offset: r * len,
+            len,
+            stride: 1,
+        })
+    }
 }
 
 impl MemoryRuns {
     /// The runs of `plan` in memory order (`per_digit`: see [`DigitWalk::new`]). Without
-    /// padding and `per_digit`, one run of every slot, found without walking the digits (a
+    /// padding and `per_digit`, one run of every slot; `per_digit`, the rows of a plan whose
+    /// offsets are row-major positions: both found without making a walk of the digits (a
     /// traversal of a 4 KiB tensor spent more time making its walk than walking it).
     pub(crate) fn new(plan: &Plan, per_digit: bool) -> MemoryRuns {
         let len = plan.elements();
@@ -410,6 +468,9 @@ impl MemoryRuns {
                 len,
                 stride: 1,
             }));
+        }
+        if per_digit && let Some(rows) = RowMajor::new(plan) {
+            return MemoryRuns::Rows(rows);
         }
         match DigitWalk::new(plan, per_digit) {
             Some(walk) => MemoryRuns::Digits(Box::new(walk)),
@@ -436,6 +497,7 @@ impl MemoryRuns {
                 debug_assert!(index.is_none(), "a whole run is walked without indices");
                 run.take()
             }
+            MemoryRuns::Rows(rows) => rows.next_run(index),
         }
     }
 
@@ -444,6 +506,7 @@ impl MemoryRuns {
         match self {
             MemoryRuns::Digits(walk) => walk.step(),
             MemoryRuns::Elements(_) | MemoryRuns::Whole(_) => None,
+            MemoryRuns::Rows(rows) => Some((rows.rank - 1, 1)),
         }
     }
 }
