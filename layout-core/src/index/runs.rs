@@ -428,7 +428,7 @@ impl RowMajor {
             dims,
             rank,
             next: 0,
-            rows: if len == 0 { 0 } else { plan.elements() / len },
+            rows: plan.elements().checked_div(len).unwrap_or(0),
         })
     }
 
