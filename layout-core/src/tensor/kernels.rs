@@ -267,15 +267,14 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
     {
         let stage = &mut scratch.as_flattened_mut()[stream::PAGE..][..b * row];
         let (from, reps) = ((src, s0, s0 + at.ahead * N), (at.reps, ds, ss));
+        let sides = (src_rows, dst_rows);
         // SAFETY: the CPU has AVX2 (`direct` or `cached`); block `r`'s destination rows are
         // whole lines (`whole_lines`), and streamed (`direct`: `on_lines`) they start on lines
         // of `out`, which starts on a line; the stage is `a·b·N` bytes.
         unsafe {
             if direct {
-                let sides = (src_rows, dst_rows);
                 panels::<N, M, K, true>((out, s), from, stage, reps, (a, b), sides);
             } else {
-                let sides = (src_rows, dst_rows);
                 panels::<N, M, K, false>((out, s), from, stage, reps, (a, b), sides);
             }
         }
@@ -547,7 +546,7 @@ unsafe fn in_place_pairs<const N: usize, const M: usize, const K: usize>(
     });
 }
 
-/// The blocks of a streamed transpose in panels (see `stream::PANEL_BYTES`): each block's `a`
+/// The blocks of a transpose in panels (see `stream::PANEL_BYTES`): each block's `a`
 /// source rows of `b` slots copied whole into `stage` (in L2), then transposed from there
 /// into whole destination lines straight from AVX2 registers ([`Unstaged::direct`];
 /// streamed if `STREAM`, else plain stores for copies in cache, see

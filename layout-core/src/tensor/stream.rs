@@ -18,7 +18,7 @@ pub(crate) const LINE: usize = 64;
 /// Bytes of a page.
 pub(crate) const PAGE: usize = 4096;
 
-/// Bytes of a panel: the block of a transpose of an array too large for the cache, staged
+/// Bytes of a panel: the block of a transpose of an array too large for the L2 cache, staged
 /// whole in L2 (see `kernels::panels`, and `bits` for `E(4)` fields), so that memory sees a
 /// few lines of a row at a time on both sides, not one line of each of 64 rows. Measured on a
 /// 2-core AMD EPYC VM (64 MiB): reading a line of each of 64 rows in turn ran 7-15 GB/s
