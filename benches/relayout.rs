@@ -14,7 +14,8 @@
 //! 2-D f32 transpose, against memcpy the same way.
 //!
 //! Then small tensors: `copy_from` of one 8×128 f32 tile (4 KiB) against `copy_from_slice`,
-//! hot in L1, the median of `ROUNDS` timings of 20 000 copies each.
+//! hot in L1, the median of `ROUNDS` timings of 20 000 copies each; and arrays of 256 KiB to
+//! 4 MiB in cache, hot, each against a hot `copy_from_slice` of the same bytes (`-- cache`).
 //!
 //! `cargo bench --bench relayout` (add `-- NAME` to run the cases whose name contains NAME);
 //! prints a markdown table. `-- --sweep` times every ordered pair of a set of layouts per
@@ -330,6 +331,127 @@ fn paired(rounds: usize, bytes: usize, flush: &[u64], copy: &mut dyn FnMut()) ->
     }
 }
 
+/// Rounds of (memcpy of `bytes` bytes, `copy`), each timed over as many back-to-back copies
+/// as move 64 MiB, nothing evicted: both buffers stay in the caches they fit.
+fn paired_hot(rounds: usize, bytes: usize, copy: &mut dyn FnMut()) -> Paired {
+    let from: Vec<u8> = (0..bytes).map(|k| k as u8).collect();
+    let from = AlignedBuf::from_slice(&from);
+    let mut to = AlignedBuf::filled(bytes, 0u8);
+    let reps = ((64 << 20) / bytes).max(1);
+    to.copy_from_slice(&from);
+    copy();
+    let (mut ours, mut memcpy, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let t = Instant::now();
+        for _ in 0..reps {
+            to.copy_from_slice(black_box(&from));
+            black_box(&to);
+        }
+        let m = t.elapsed().as_secs_f64() / reps as f64;
+        let t = Instant::now();
+        for _ in 0..reps {
+            copy();
+        }
+        let k = t.elapsed().as_secs_f64() / reps as f64;
+        ours.push(k);
+        memcpy.push(m);
+        ratio.push(m / k);
+    }
+    Paired {
+        ours: median(ours),
+        memcpy: median(memcpy),
+        ratio: median(ratio),
+    }
+}
+
+/// Relayouts of arrays that fit the caches (256 KiB to 4 MiB), hot: what most tensors are.
+const IN_CACHE: &[(&str, &str, &str)] = &[
+    (
+        "f32 256×256 transpose",
+        "f32[256,256]{1,0}",
+        "f32[256,256]{0,1}",
+    ),
+    (
+        "f32 512×256 transpose",
+        "f32[512,256]{1,0}",
+        "f32[512,256]{0,1}",
+    ),
+    (
+        "f64 256×256 transpose",
+        "f64[256,256]{1,0}",
+        "f64[256,256]{0,1}",
+    ),
+    (
+        "bf16 512×512 transpose",
+        "bf16[512,512]{1,0}",
+        "bf16[512,512]{0,1}",
+    ),
+    (
+        "u8 512×512 transpose",
+        "u8[512,512]{1,0}",
+        "u8[512,512]{0,1}",
+    ),
+    (
+        "f32 16⁴ {3,2,1,0} -> {1,0,3,2}",
+        "f32[16,16,16,16]{3,2,1,0}",
+        "f32[16,16,16,16]{1,0,3,2}",
+    ),
+    (
+        "s4 1024×1024 E(4) transpose",
+        "s4[1024,1024]{1,0:E(4)}",
+        "s4[1024,1024]{0,1:E(4)}",
+    ),
+    (
+        "u1 {0,1:E(1)} -> T(8,128)E(1)",
+        "u1[1024,4096]{0,1:E(1)}",
+        "u1[1024,4096]{1,0:T(8,128)E(1)}",
+    ),
+    (
+        "f32 1024² rows -> T(8,128)",
+        "f32[1024,1024]{1,0}",
+        "f32[1024,1024]{1,0:T(8,128)}",
+    ),
+    (
+        "f32 1024² transpose",
+        "f32[1024,1024]{1,0}",
+        "f32[1024,1024]{0,1}",
+    ),
+    (
+        "bf16 1024×2048 transpose",
+        "bf16[1024,2048]{1,0}",
+        "bf16[1024,2048]{0,1}",
+    ),
+    (
+        "s8 2048² (4,1) transpose",
+        "s8[2048,2048]{1,0:T(32,128)(4,1)}",
+        "s8[2048,2048]{0,1:T(32,128)(4,1)}",
+    ),
+    (
+        "f64 rows -> {0,1:T(8,128)} 4 MiB",
+        "f64[1024,512]{1,0}",
+        "f64[1024,512]{0,1:T(8,128)}",
+    ),
+];
+
+/// [`IN_CACHE`], each against a hot `copy_from_slice` of the same bytes.
+fn in_cache(rounds: usize) {
+    println!("\n| relayout in cache, hot | KiB | ours GB/s | memcpy GB/s | ours / memcpy |");
+    println!("|---|---|---|---|---|");
+    for &(name, src, dst) in IN_CACHE {
+        let (bytes, p) = measure(name, src, dst, |bytes, copy| {
+            paired_hot(rounds, bytes, copy)
+        });
+        let gbps = |t: f64| bytes as f64 / t / 1e9;
+        println!(
+            "| {name} | {} | {:.2} | {:.2} | {:.2} |",
+            bytes >> 10,
+            gbps(p.ours),
+            gbps(p.memcpy),
+            p.ratio
+        );
+    }
+}
+
 fn row(name: &str, bytes: usize, p: &Paired, goal: f64) {
     let gbps = |t: f64| bytes as f64 / t / 1e9;
     println!(
@@ -344,14 +466,21 @@ fn row(name: &str, bytes: usize, p: &Paired, goal: f64) {
 
 /// A runtime case: checks the round trip, then times the copy.
 fn runtime(case: &Case, rounds: usize, flush: &[u64]) {
-    let (bytes, p) = measure(case.name, case.src, case.dst, rounds, flush);
+    let (bytes, p) = measure(case.name, case.src, case.dst, |bytes, copy| {
+        paired(rounds, bytes, flush, copy)
+    });
     row(case.name, bytes, &p, case.goal);
 }
 
 /// Checks the round trip of the copy from layout `src` to `dst` (but for sub-byte elements
 /// unpacked into bytes, which keep only their low bits when packed back), then times it:
 /// the bytes of the larger side (the memcpy's) and the medians.
-fn measure(name: &str, src: &str, dst: &str, rounds: usize, flush: &[u64]) -> (usize, Paired) {
+fn measure(
+    name: &str,
+    src: &str,
+    dst: &str,
+    time: impl FnOnce(usize, &mut dyn FnMut()) -> Paired,
+) -> (usize, Paired) {
     let (a, b) = (
         parse_array(src).expect("valid source"),
         parse_array(dst).expect("valid destination"),
@@ -373,7 +502,7 @@ fn measure(name: &str, src: &str, dst: &str, rounds: usize, flush: &[u64]) -> (u
     }
     // The memcpy of the larger side: unpacking writes more bytes than it reads.
     let larger = there.src_bytes().max(there.dst_bytes());
-    let p = paired(rounds, larger, flush, &mut || {
+    let p = time(larger, &mut || {
         there.copy(black_box(&src), &mut dst).expect("lengths");
     });
     (larger, p)
@@ -467,7 +596,9 @@ fn sweep(rounds: usize, flush: &[u64]) {
         for a in *layouts {
             for b in layouts.iter().filter(|b| *b != a) {
                 let (src, dst) = (format!("{ty}{dims}{a}"), format!("{ty}{dims}{b}"));
-                let (bytes, p) = measure(&src, &src, &dst, rounds, flush);
+                let (bytes, p) = measure(&src, &src, &dst, |bytes, copy| {
+                    paired(rounds, bytes, flush, copy)
+                });
                 rows.push((format!("{src} -> {b}"), bytes, p));
             }
         }
@@ -621,5 +752,8 @@ fn main() {
         println!("|---|---|---|---|---|");
         small::<Tile, TileRows>("small f32[8,128] rows -> T(8,128)", rounds);
         small::<TileRows, TileCols>("small f32[8,128] {0,1} -> rows", rounds);
+    }
+    if wanted("cache") {
+        in_cache(rounds);
     }
 }

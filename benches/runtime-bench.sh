@@ -135,7 +135,10 @@ would write (32×32 blocks, an element at a time), on the same array as \`f32 2-
 and checked against the engine's result.
 
 Then small tensors: \`copy_from\` of one 4 KiB tensor, hot, against \`copy_from_slice\`; the
-copy plan of a pair of layout types is built on the first call and kept.
+copy plan of a pair of layout types is built on the first call and kept. And arrays that fit
+the caches (256 KiB in L2 to 4 MiB in L3), hot: each relayout timed over 64 MiB of back-to-back
+copies against as many \`copy_from_slice\` of the same bytes (which run at L2 or L3 speed, not
+memory's). No goal in issue 13; most tensors are this size.
 
 The last run, with numpy's best equivalent beside it where numpy has one (its own ratio to
 its own copy, \`numpy / np.copyto\`, from the numpy table below):
