@@ -304,26 +304,42 @@ struct Paired {
     ratio: f64,
 }
 
-/// Rounds of (evict, memcpy of `bytes` bytes, evict, `copy`).
-fn paired(rounds: usize, bytes: usize, flush: &[u64], copy: &mut dyn FnMut()) -> Paired {
+/// Rounds of (evict, memcpy of `bytes` bytes, evict, `copy`); with no `flush`, hot: each
+/// side timed over as many back-to-back copies as move 64 MiB, nothing evicted, so that
+/// both buffers stay in the caches they fit.
+fn paired(rounds: usize, bytes: usize, flush: Option<&[u64]>, copy: &mut dyn FnMut()) -> Paired {
     let from: Vec<u8> = (0..bytes).map(|k| k as u8).collect();
     let from = AlignedBuf::from_slice(&from);
     let mut to = AlignedBuf::filled(bytes, 0u8);
+    let reps = match flush {
+        Some(_) => 1,
+        None => {
+            to.copy_from_slice(&from);
+            copy();
+            ((64 << 20) / bytes).max(1)
+        }
+    };
+    let time = |f: &mut dyn FnMut()| {
+        if let Some(flush) = flush {
+            evict(flush);
+        }
+        let t = Instant::now();
+        for _ in 0..reps {
+            f();
+        }
+        t.elapsed().as_secs_f64() / reps as f64
+    };
     let (mut ours, mut memcpy, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
-        evict(flush);
-        let t = Instant::now();
-        to.copy_from_slice(black_box(&from));
-        let m = t.elapsed().as_secs_f64();
-        evict(flush);
-        let t = Instant::now();
-        copy();
-        let k = t.elapsed().as_secs_f64();
+        let m = time(&mut || {
+            to.copy_from_slice(black_box(&from));
+            black_box(&to);
+        });
+        let k = time(copy);
         ours.push(k);
         memcpy.push(m);
         ratio.push(m / k);
     }
-    black_box(&to);
     Paired {
         ours: median(ours),
         memcpy: median(memcpy),
@@ -331,37 +347,16 @@ fn paired(rounds: usize, bytes: usize, flush: &[u64], copy: &mut dyn FnMut()) ->
     }
 }
 
-/// Rounds of (memcpy of `bytes` bytes, `copy`), each timed over as many back-to-back copies
-/// as move 64 MiB, nothing evicted: both buffers stay in the caches they fit.
-fn paired_hot(rounds: usize, bytes: usize, copy: &mut dyn FnMut()) -> Paired {
-    let from: Vec<u8> = (0..bytes).map(|k| k as u8).collect();
-    let from = AlignedBuf::from_slice(&from);
-    let mut to = AlignedBuf::filled(bytes, 0u8);
-    let reps = ((64 << 20) / bytes).max(1);
-    to.copy_from_slice(&from);
-    copy();
-    let (mut ours, mut memcpy, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..rounds {
-        let t = Instant::now();
-        for _ in 0..reps {
-            to.copy_from_slice(black_box(&from));
-            black_box(&to);
-        }
-        let m = t.elapsed().as_secs_f64() / reps as f64;
-        let t = Instant::now();
-        for _ in 0..reps {
-            copy();
-        }
-        let k = t.elapsed().as_secs_f64() / reps as f64;
-        ours.push(k);
-        memcpy.push(m);
-        ratio.push(m / k);
-    }
-    Paired {
-        ours: median(ours),
-        memcpy: median(memcpy),
-        ratio: median(ratio),
-    }
+fn row(name: &str, bytes: usize, p: &Paired, goal: f64) {
+    let gbps = |t: f64| bytes as f64 / t / 1e9;
+    println!(
+        "| {name} | {} | {:.2} | {:.2} | {:.2} | ≥ {goal}: {} |",
+        bytes >> 20,
+        gbps(p.ours),
+        gbps(p.memcpy),
+        p.ratio,
+        if p.ratio >= goal { "met" } else { "missed" }
+    );
 }
 
 /// Relayouts of arrays that fit the caches (256 KiB to 4 MiB), hot: what most tensors are.
@@ -439,7 +434,7 @@ fn in_cache(rounds: usize) {
     println!("|---|---|---|---|---|");
     for &(name, src, dst) in IN_CACHE {
         let (bytes, p) = measure(name, src, dst, |bytes, copy| {
-            paired_hot(rounds, bytes, copy)
+            paired(rounds, bytes, None, copy)
         });
         let gbps = |t: f64| bytes as f64 / t / 1e9;
         println!(
@@ -452,22 +447,10 @@ fn in_cache(rounds: usize) {
     }
 }
 
-fn row(name: &str, bytes: usize, p: &Paired, goal: f64) {
-    let gbps = |t: f64| bytes as f64 / t / 1e9;
-    println!(
-        "| {name} | {} | {:.2} | {:.2} | {:.2} | ≥ {goal}: {} |",
-        bytes >> 20,
-        gbps(p.ours),
-        gbps(p.memcpy),
-        p.ratio,
-        if p.ratio >= goal { "met" } else { "missed" }
-    );
-}
-
 /// A runtime case: checks the round trip, then times the copy.
 fn runtime(case: &Case, rounds: usize, flush: &[u64]) {
     let (bytes, p) = measure(case.name, case.src, case.dst, |bytes, copy| {
-        paired(rounds, bytes, flush, copy)
+        paired(rounds, bytes, Some(flush), copy)
     });
     row(case.name, bytes, &p, case.goal);
 }
@@ -597,7 +580,7 @@ fn sweep(rounds: usize, flush: &[u64]) {
             for b in layouts.iter().filter(|b| *b != a) {
                 let (src, dst) = (format!("{ty}{dims}{a}"), format!("{ty}{dims}{b}"));
                 let (bytes, p) = measure(&src, &src, &dst, |bytes, copy| {
-                    paired(rounds, bytes, flush, copy)
+                    paired(rounds, bytes, Some(flush), copy)
                 });
                 rows.push((format!("{src} -> {b}"), bytes, p));
             }
@@ -643,7 +626,7 @@ fn hand(rounds: usize, flush: &[u64]) {
         ours == theirs,
         "the hand-written transpose differs from the engine's"
     );
-    let p = paired(rounds, N * N * 4, flush, &mut || {
+    let p = paired(rounds, N * N * 4, Some(flush), &mut || {
         hand_transpose(black_box(&src), &mut dst, N);
         black_box(&dst);
     });
@@ -669,7 +652,7 @@ where
 {
     let src = Tensor::<S>::zeros();
     let mut dst = Tensor::<D>::zeros();
-    let p = paired(rounds, S::SIZE_BYTES, flush, &mut || {
+    let p = paired(rounds, S::SIZE_BYTES, Some(flush), &mut || {
         dst.copy_from(black_box(&src));
     });
     row(name, S::SIZE_BYTES, &p, TILED);

@@ -37,6 +37,17 @@ pub(crate) struct Run {
     pub(crate) stride: usize,
 }
 
+impl Run {
+    /// The one run of the first `len` slots, if there are any.
+    fn first(len: usize) -> Option<Run> {
+        (len > 0).then_some(Run {
+            offset: 0,
+            len,
+            stride: 1,
+        })
+    }
+}
+
 /// A bound `Σ coefs[k] · digit[k] < bound` over the digits.
 #[derive(Clone, Debug)]
 struct Bound {
@@ -463,11 +474,7 @@ impl MemoryRuns {
     pub(crate) fn new(plan: &Plan, per_digit: bool) -> MemoryRuns {
         let len = plan.elements();
         if !per_digit && len == plan.physical_elements() {
-            return MemoryRuns::Whole((len > 0).then_some(Run {
-                offset: 0,
-                len,
-                stride: 1,
-            }));
+            return MemoryRuns::Whole(Run::first(len));
         }
         if per_digit && let Some(rows) = RowMajor::new(plan) {
             return MemoryRuns::Rows(rows);
@@ -526,12 +533,7 @@ impl LogicalRuns {
     /// KiB tensor several times its elements' loop).
     pub(crate) fn new(plan: &Plan) -> LogicalRuns {
         if plan.row_major {
-            let len = plan.elements();
-            return LogicalRuns::Whole((len > 0).then_some(Run {
-                offset: 0,
-                len,
-                stride: 1,
-            }));
+            return LogicalRuns::Whole(Run::first(plan.elements()));
         }
         match RowWalk::new(plan) {
             Some(walk) => LogicalRuns::Rows(walk),

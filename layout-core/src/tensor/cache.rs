@@ -118,10 +118,15 @@ impl<T: Send + Sync> Table<T> {
     }
 }
 
+/// Whether `L` is static (its extents are [`Static`]): its plans are the same for every tensor.
+fn is_static<L: Layout>() -> bool {
+    TypeId::of::<L::Extents>() == TypeId::of::<Static>()
+}
+
 /// The index plan of `L` with `extents`: built once and kept for a static layout, built
 /// each time for a dynamic one.
 pub(crate) fn plan<L: Layout>(extents: &L::Extents) -> Cow<'static, Plan> {
-    if TypeId::of::<L::Extents>() == TypeId::of::<Static>() {
+    if is_static::<L>() {
         Cow::Borrowed(PLANS.get(TypeId::of::<L>(), || L::plan_in(extents)))
     } else {
         Cow::Owned(L::plan_in(extents))
@@ -130,14 +135,13 @@ pub(crate) fn plan<L: Layout>(extents: &L::Extents) -> Cow<'static, Plan> {
 
 /// Copies every element of `src` (layout `S`) into `dst` (layout `D`); `plans` gives both
 /// sides' shapes and plans, the destination's first.
-/// When both layouts are static (`cached`), the copy plan of the pair is built on first use
+/// When both layouts are static, the copy plan of the pair is built on first use
 /// and kept, and the plans are not built again; dynamic layouts compile a plan per call for
 /// their extents.
 pub(crate) fn copy<D: Layout, S: Layout<Elem = D::Elem>>(
     dst: &mut [D::Word],
     src: &[S::Word],
     plans: impl Fn() -> ((ArrayShape, Plan), (ArrayShape, Plan)),
-    cached: bool,
 ) {
     let same_words = TypeId::of::<D::Word>() == TypeId::of::<S::Word>();
     if let (Some(s), Some(d)) = (words::bytes(src), words::bytes_mut(dst, same_words)) {
@@ -145,7 +149,7 @@ pub(crate) fn copy<D: Layout, S: Layout<Elem = D::Elem>>(
             let ((ds, dp), (ss, sp)) = plans();
             CopyPlan::from_plans((&ss, &sp), (&ds, &dp))
         };
-        if cached {
+        if is_static::<D>() && is_static::<S>() {
             let plan = COPIES.get(TypeId::of::<(D, S)>(), build);
             return plan.run(s, d, 0..plan.parts());
         }

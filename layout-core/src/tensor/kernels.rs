@@ -75,10 +75,10 @@ const RUN: usize = 2;
 type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks, &mut Scratch);
 
 /// A kernel's working memory: a block's source rows, and its whole destination lines
-/// gathered before they are copied or streamed out (`stream::Lines`). Made once per copy,
-/// not per block (zeroing it per call measured a quarter of the time of a rank-4 transpose,
-/// whose innermost loop has 4 steps). Empty when the copy neither streams nor reaches
-/// [`STAGED_BYTES`].
+/// gathered before they are copied or streamed out (`stream::Staging`: two pages, or a page
+/// and a panel). Made once per copy, not per block (zeroing it per call measured a quarter of
+/// the time of a rank-4 transpose, whose innermost loop has 4 steps). Empty when the copy
+/// neither streams, nor reaches [`STAGED_BYTES`], nor moves blocks of a panel.
 pub(crate) type Scratch = [[u8; LINE]];
 
 /// A slot as an integer of its width, so that LLVM moves and shuffles whole lanes.

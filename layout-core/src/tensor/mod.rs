@@ -42,8 +42,6 @@ pub use aligned::{AlignedBuf, BUFFER_ALIGN};
 pub use bytes::BytesError;
 pub use relayout::{CopyPlan, RelayoutError, Side, relayout};
 
-use core::any::TypeId;
-
 #[cfg(feature = "ndarray")]
 use crate::index::LogicalOffsets;
 use crate::typed::{
@@ -782,9 +780,7 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
         }
         let (de, se) = (self.extents, src.extents);
         let plans = || (L::shape_and_plan_in(&de), L2::shape_and_plan_in(&se));
-        let cached = TypeId::of::<L::Extents>() == TypeId::of::<Static>()
-            && TypeId::of::<L2::Extents>() == TypeId::of::<Static>();
-        cache::copy::<L, L2>(self.as_mut_slice(), src.as_slice(), plans, cached);
+        cache::copy::<L, L2>(self.as_mut_slice(), src.as_slice(), plans);
         Ok(())
     }
 }
