@@ -962,7 +962,7 @@ unsafe fn line_halves<const N: usize, const M: usize, const K: usize, F: Fn(usiz
 #[inline]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn group_pair<const N: usize, const M: usize, const K: usize>(
+pub(crate) unsafe fn group_pair<const N: usize, const M: usize, const K: usize>(
     s: &[u8],
     (lo, hi): (impl Fn(usize) -> usize, impl Fn(usize) -> usize),
 ) -> [super::avx2::Y; M] {
@@ -1028,7 +1028,7 @@ fn groups<const FIXED: usize>(
 /// `STREAM`, every `out` byte `o + i·o_row` is 16-byte aligned.
 #[inline(always)]
 #[allow(unsafe_code)]
-unsafe fn group<const N: usize, const M: usize, const STREAM: bool, const K: usize>(
+pub(crate) unsafe fn group<const N: usize, const M: usize, const STREAM: bool, const K: usize>(
     s: &[u8],
     (f, f_row): (usize, usize),
     out: &mut [u8],
@@ -1413,6 +1413,40 @@ fn unzip<W: Word<N>, const N: usize, const B: usize>(
     }
 }
 
+/// A choice made by the group shape of a vector transpose of slots of `N` bytes
+/// ([`for_group`]).
+pub(crate) trait GroupShape<const N: usize> {
+    type Out;
+    /// The choice for groups of `M` rows (`M · N` = 16 bytes) and slots of `K × K`
+    /// elements.
+    fn at<const M: usize, const K: usize>() -> Self::Out;
+}
+
+/// `S::at` for the group shape of a vector transpose of slots of `N` bytes, each a block of
+/// `inner × inner` elements (see `Form::Lanes`): one vector a row, so `16 / N` rows a group.
+pub(crate) fn for_group<const N: usize, S: GroupShape<N>>(inner: usize) -> S::Out {
+    match (N, inner) {
+        (1, _) => S::at::<16, 1>(),
+        (2, _) => S::at::<8, 1>(),
+        (4, _) => S::at::<4, 1>(),
+        (8, 2) => S::at::<2, 2>(),
+        (8, _) => S::at::<2, 1>(),
+        (_, 2) => S::at::<1, 2>(),
+        (_, 4) => S::at::<1, 4>(),
+        _ => S::at::<1, 1>(),
+    }
+}
+
+/// Picks [`lanes`] for a group shape.
+struct LanesFn;
+
+impl<const N: usize> GroupShape<N> for LanesFn {
+    type Out = BlockFn<N>;
+    fn at<const M: usize, const K: usize>() -> BlockFn<N> {
+        lanes::<N, M, K>
+    }
+}
+
 /// The block kernel for `a × b` blocks: interleaving ones, or squarer blocks (`a` a power of
 /// two up to 32, `b` up to 16, `a · b · N` at most 256 bytes).
 fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> BlockFn<N> {
@@ -1437,16 +1471,7 @@ fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> Block
         (Form::Unzip, _, 2) => unzip::<W, N, 2>,
         (Form::Unzip, _, 4) => unzip::<W, N, 4>,
         (Form::Unzip, _, 8) => unzip::<W, N, 8>,
-        (Form::Lanes { inner, .. }, _, _) => match (N, inner) {
-            (1, _) => lanes::<N, 16, 1>,
-            (2, _) => lanes::<N, 8, 1>,
-            (4, _) => lanes::<N, 4, 1>,
-            (8, 2) => lanes::<N, 2, 2>,
-            (8, _) => lanes::<N, 2, 1>,
-            (_, 2) => lanes::<N, 1, 2>,
-            (_, 4) => lanes::<N, 1, 4>,
-            _ => lanes::<N, 1, 1>,
-        },
+        (Form::Lanes { inner, .. }, _, _) => for_group::<N, LanesFn>(inner),
         _ => pick!(1, 2, 4, 8, 16, 32; [1, 2, 4, 8, 16]),
     }
 }
@@ -1622,7 +1647,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
 }
 
 /// `slot` as a `k × k` block of elements, transposed ([`lanes::transpose_block`]).
-fn transpose_slot<const N: usize>(slot: [u8; N], k: usize) -> [u8; N] {
+pub(crate) fn transpose_slot<const N: usize>(slot: [u8; N], k: usize) -> [u8; N] {
     let mut out = slot;
     if k > 1 {
         lanes::transpose_block(&mut out, &slot, k);

@@ -28,6 +28,7 @@ mod lanes;
 mod ndarray;
 mod nest;
 mod relayout;
+mod schedule;
 mod stream;
 mod words;
 

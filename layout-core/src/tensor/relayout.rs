@@ -35,6 +35,7 @@ use super::AlignedBuf;
 use super::bits::{self, BitFields};
 use super::digits::{Loop, folded, loops, packed_as_bytes, widened};
 use super::nest::{Form, Kernel, Nest, Slice};
+use super::schedule::Schedule;
 use super::{LengthError, kernels, lanes, stream};
 use crate::index::Plan;
 use crate::model::{ArrayLayout, ArrayShape, Errors, PrimitiveType};
@@ -355,16 +356,11 @@ impl Through {
     fn run(&self, src: &[u8], dst: &mut [u8], stream: bool) {
         let bytes = self.slabs.map_or(self.first.dst.bytes, |s| s.bits / 8);
         let Some(mut mid) = AlignedBuf::try_zeroed(bytes) else {
-            return self
-                .direct
-                .run_streamed(src, dst, 0..self.direct.parts(), stream);
+            return self.direct.run_whole(src, dst, stream);
         };
         let Some(slabs) = self.slabs else {
-            self.first
-                .run_streamed(src, &mut mid, 0..self.first.parts(), stream);
-            return self
-                .second
-                .run_streamed(&mid, dst, 0..self.second.parts(), stream);
+            self.first.run_whole(src, &mut mid, stream);
+            return self.second.run_whole(&mid, dst, stream);
         };
         for k in 0..slabs.count {
             let at = k * slabs.bits;
@@ -466,6 +462,8 @@ pub struct CopyPlan {
     src: Storage,
     dst: Storage,
     how: How,
+    /// A small transpose's groups, listed (see [`Schedule`]).
+    small: Option<Box<Schedule>>,
 }
 
 /// The extents of an array's dims (`None` for an unbounded one).
@@ -553,6 +551,7 @@ impl CopyPlan {
             src: through.direct.src,
             dst: through.direct.dst,
             how: How::Through(Box::new(through)),
+            small: None,
         }
     }
 
@@ -666,10 +665,17 @@ impl CopyPlan {
                 })),
             }
         };
+        let small = match &how {
+            How::Words { nest, width } => {
+                Schedule::new(nest, *width, (s.bytes - s.prefix, d.bytes - d.prefix)).map(Box::new)
+            }
+            _ => None,
+        };
         CopyPlan {
             src: s,
             dst: d,
             how,
+            small,
         }
     }
 
@@ -794,7 +800,22 @@ impl CopyPlan {
 
     /// The copy over buffers of the right lengths.
     pub(crate) fn run(&self, src: &[u8], dst: &mut [u8], parts: Range<usize>) {
-        self.run_streamed(src, dst, parts, self.dst.bytes >= stream::STREAM_BYTES);
+        let stream = self.dst.bytes >= stream::STREAM_BYTES;
+        if parts == (0..self.parts()) {
+            return self.run_whole(src, dst, stream);
+        }
+        self.run_streamed(src, dst, parts, stream);
+    }
+
+    /// The whole copy, with non-temporal stores if `stream`: a small transpose from its
+    /// list of groups (see [`Schedule`]), else [`run_streamed`](Self::run_streamed).
+    fn run_whole(&self, src: &[u8], dst: &mut [u8], stream: bool) {
+        match &self.small {
+            Some(small) if !stream => {
+                small.run(&mut dst[self.dst.prefix..], &src[self.src.prefix..]);
+            }
+            _ => self.run_streamed(src, dst, 0..self.parts(), stream),
+        }
     }
 
     /// [`run`](Self::run), with non-temporal stores if `stream` (chosen by size; forced by
@@ -1112,6 +1133,26 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
 
+        /// Transposes of small arrays (most of them listed, see [`Schedule`]; the larger
+        /// ones not), tiled or not on either side, through [`CopyPlan::run`], with AVX2 and
+        /// without: each element where the plans' offsets put it, padding left as it was.
+        #[test]
+        fn small_copies_put_every_element_in_place(
+            ty in proptest::sample::select(alloc::vec!["u8", "bf16", "f32", "f64"]),
+            tiles in [(); 2].map(|()| proptest::sample::select(alloc::vec![
+                "", ":T(4,4)", ":T(8,8)", ":T(2,2)", ":T(8,8)(2,1)", ":T(16,16)",
+            ])),
+            shape in (1usize..40, 1usize..70),
+            avx2 in proptest::prelude::any::<bool>(),
+        ) {
+            let (rows, cols) = shape;
+            let a = alloc::format!("{ty}[{rows},{cols}]{{1,0{}}}", tiles[0]);
+            let b = alloc::format!("{ty}[{rows},{cols}]{{0,1{}}}", tiles[1]);
+            crate::tensor::with_avx2(avx2, || {
+                check_with(&a, &b, &|plan, src, dst| plan.run(src, dst, 0..plan.parts()));
+            });
+        }
+
         /// Streamed and in-cache copies between rows and tiles of short rows (1 to 256 bytes
         /// a tile row, the run kernels' fixed-size moves, pairs, staged tiles and rows), at
         /// every width, with and without padding: each element where the plans' offsets put
@@ -1328,6 +1369,47 @@ mod tests {
         }
     }
 
+    /// Transposes of at most `SMALL_BYTES` a side, run from their lists of groups: every
+    /// slot width, pairs of groups and groups alone, slots of `2 × 2` and `4 × 4` elements,
+    /// blocks the edge cuts (tiles that pad), a metadata prefix, a 4-D permutation; with AVX2
+    /// and without.
+    #[test]
+    fn small_transposes_put_every_element_in_place() {
+        let pairs = [
+            ("u8[32,128]{1,0}", "u8[32,128]{0,1}"),
+            ("u8[48,80]{1,0}", "u8[48,80]{0,1}"),
+            ("u8[30,60]{1,0}", "u8[30,60]{0,1:T(16,16)}"),
+            ("u8[32,64]{1,0:M(8)}", "u8[32,64]{0,1}"),
+            ("u8[32,32]{1,0:T(4,4)}", "u8[32,32]{0,1:T(4,4)}"),
+            ("bf16[16,128]{1,0}", "bf16[16,128]{0,1}"),
+            ("bf16[24,40]{1,0}", "bf16[24,40]{0,1}"),
+            ("bf16[32,32]{1,0:T(2,2)}", "bf16[32,32]{0,1:T(2,2)}"),
+            (
+                "bf16[30,28]{1,0:T(8,8)(2,2)}",
+                "bf16[30,28]{0,1:T(8,8)(2,2)}",
+            ),
+            (
+                "bf16[20,24]{1,0:T(8,8)(2,1)}",
+                "bf16[20,24]{0,1:T(8,8)(2,1)}",
+            ),
+            ("f32[8,128]{1,0}", "f32[8,128]{0,1}"),
+            ("f32[12,20]{1,0}", "f32[12,20]{0,1}"),
+            ("f32[8,32]{1,0}", "f32[8,32]{0,1:T(8,32)}"),
+            ("f32[30,28]{1,0:T(8,8)}", "f32[30,28]{0,1:T(8,8)}"),
+            ("f32[10,12]{1,0:T(4,4)}", "f32[10,12]{0,1:T(4,4)}"),
+            ("f32[8,8,8,8]{3,2,1,0}", "f32[8,8,8,8]{1,0,3,2}"),
+            ("f64[8,64]{1,0}", "f64[8,64]{0,1}"),
+            ("c128[16,16]{1,0}", "c128[16,16]{0,1}"),
+        ];
+        for avx2 in [true, false] {
+            crate::tensor::with_avx2(avx2, || {
+                for (a, b) in pairs {
+                    check_listed(a, b);
+                }
+            });
+        }
+    }
+
     #[test]
     fn two_step_copies_put_every_element_in_place() {
         // (source, destination, whether the copy from the source to the destination goes a
@@ -1417,9 +1499,29 @@ mod tests {
         }
     }
 
-    /// Copies `a` to `b` and back (`stream` forced on or off), checking that each element is
-    /// where the plans' offsets put it and the padding is left as it was.
+    /// Copies `a` to `b` and back (`stream` forced on or off; not from a small transpose's
+    /// list), checking that each element is where the plans' offsets put it and the padding
+    /// is left as it was.
     fn check_both_ways(a: &str, b: &str, stream: bool) {
+        check_with(a, b, &|plan, src, dst| {
+            plan.run_streamed(src, dst, 0..plan.parts(), stream);
+        });
+    }
+
+    /// [`check_both_ways`], each way a small transpose run from its list of groups (see
+    /// [`Schedule`]), which both ways must have.
+    fn check_listed(a: &str, b: &str) {
+        check_with(a, b, &|plan, src, dst| {
+            assert!(plan.small.is_some(), "a listed copy: {:?}", plan.how);
+            plan.run(src, dst, 0..plan.parts());
+        });
+    }
+
+    /// A way to run a copy: `run(plan, src, dst)`.
+    type Run<'a> = &'a dyn Fn(&CopyPlan, &[u8], &mut [u8]);
+
+    /// [`check_both_ways`], each way's copy run by `run`.
+    fn check_with(a: &str, b: &str, run: Run<'_>) {
         let (a, b) = (parse_array(a).unwrap(), parse_array(b).unwrap());
         for (a, b) in [(&a, &b), (&b, &a)] {
             let plan = CopyPlan::new(a, b).unwrap();
@@ -1428,7 +1530,7 @@ mod tests {
                 *x = (k.wrapping_mul(131) ^ (k >> 8)) as u8;
             }
             let mut dst = AlignedBuf::filled(plan.dst_bytes(), 0xa5u8);
-            plan.run_streamed(&src, &mut dst, 0..plan.parts(), stream);
+            run(&plan, &src, &mut dst);
             let (pa, pb) = (crate::Plan::new(a).unwrap(), crate::Plan::new(b).unwrap());
             // Element bits at bit `at` of a buffer (fields low bits first), and marks
             // the bytes they lie in as written.
