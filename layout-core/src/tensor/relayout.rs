@@ -1411,6 +1411,40 @@ mod tests {
         }
     }
 
+    /// Blocks the array's edge cuts where some clipped loops step a tile at a time (tiles that
+    /// pad, sub-tiles, packed fields): each way's edge slots one by one; streamed or not, and
+    /// through `run` (listed where small transposes are).
+    #[test]
+    fn edge_blocks_put_every_element_in_place() {
+        let pairs = [
+            ("f32[8,171]{1,0:T(4,128)}", "f32[8,171]{0,1:T(4,128)}"),
+            ("f32[13,38]{1,0:T(2,128)}", "f32[13,38]{0,1:T(4,128)}"),
+            ("f32[32,146]{1,0:T(8,8)}", "f32[32,146]{0,1:T(8,8)}"),
+            ("f32[39,262]{1,0:T(8,8)}", "f32[39,262]{0,1:T(8,128)(2,1)}"),
+            ("bf16[7,250]{1,0}", "bf16[7,250]{0,1:T(2,1)}"),
+            ("bf16[8,231]{1,0:T(4,4)}", "bf16[8,231]{0,1:T(2,128)}"),
+            ("bf16[15,153]{1,0:T(4,128)}", "bf16[15,153]{0,1:T(4,4)}"),
+            ("u8[19,121]{1,0:T(1,128)}", "u8[19,121]{0,1:T(4,128)}"),
+            (
+                "u8[12,271]{1,0:T(4,4)(2,1)}",
+                "u8[12,271]{0,1:T(32,128)(4,1)}",
+            ),
+            ("s4[29,242]{1,0:T(2,128)E(4)}", "s4[29,242]{0,1:T(2,1)E(4)}"),
+            ("s4[19,259]{1,0:T(8,128)(2,1)E(4)}", "s4[19,259]{0,1:E(4)}"),
+            ("u2[33,20]{1,0:T(2,1)E(2)}", "u2[33,20]{0,1:T(8,8)E(2)}"),
+            (
+                "u2[13,259]{1,0:T(4,128)E(2)}",
+                "u2[13,259]{0,1:T(1,128)E(2)}",
+            ),
+        ];
+        for (a, b) in pairs {
+            for stream in [false, true] {
+                check_both_ways(a, b, stream);
+            }
+            check_with(a, b, &|plan, src, dst| plan.run(src, dst, 0..plan.parts()));
+        }
+    }
+
     #[test]
     fn two_step_copies_put_every_element_in_place() {
         // (source, destination, whether the copy from the source to the destination goes a
