@@ -463,7 +463,7 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
         RUN
     };
     #[cfg(target_arch = "x86_64")]
-    if N <= 2 && !split && !scatter && (a / M).is_multiple_of(2) && super::avx2::available() {
+    if !split && !scatter && (a / M).is_multiple_of(2) && super::avx2::available() {
         // SAFETY: the CPU has AVX2; `a / M` is even, and each group's rows lie within `s`
         // and `out` as in the loop below (neither `split` nor `scatter`: a group's rows are
         // one stride apart).
@@ -508,8 +508,10 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
 /// The in-place loop of [`lanes_of`], two groups side by side in AVX2 registers
 /// ([`group_pair`]): groups `gx` and `gx + 1` of a row of groups go out as one 32-byte store
 /// a destination row. Measured in cache (512 KiB): u8 2-D transpose 8.9 -> 16.4 GB/s, u8
-/// `{0,1:T(8,128)}` -> rows 5.9 -> 9.9, bf16 2-D 10.9 -> 13.2; slots of 1 and 2 bytes only
-/// (f32 gained a sixth, but its 4 KiB tile transpose, a few groups, lost as much).
+/// `{0,1:T(8,128)}` -> rows 5.9 -> 9.9, bf16 2-D 10.9 -> 13.2; hot, ns a copy: f32[512,256]
+/// 16045-16671 -> 14688-14727, f64[128,512] 25136-26173 -> 12858-12908, c128[128,128]
+/// 15617-15691 -> 11333-11432 (small transposes, whose few groups lost as much as f32 gained
+/// here, are listed: see `schedule`).
 ///
 /// # Safety
 /// The CPU has AVX2; `a / M` is even; for every block `r < reps` and group, the group's
