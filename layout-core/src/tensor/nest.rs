@@ -213,7 +213,12 @@ fn vector_block(
         k => k,
     };
     let sides = [side(&a, ca.max(1)), side(&b, cb.max(1))];
-    let clean = !a.clip && !b.clip && !loops.iter().any(|l| l.clip);
+    // (A side that overhangs its loop makes it clip, and a clipped nest is not widened.)
+    let clean = !a.clip
+        && !b.clip
+        && !loops.iter().any(|l| l.clip)
+        && a.size.is_multiple_of(sides[0])
+        && b.size.is_multiple_of(sides[1]);
     // Side `k` (`a` if `dst`) is a vector or more, or `widen` continues its whole loop to one.
     let enough = |k: usize, side: &Loop, dst: bool| {
         let most = match panel {

@@ -1418,6 +1418,9 @@ mod tests {
     fn edge_blocks_put_every_element_in_place() {
         let pairs = [
             ("f32[8,171]{1,0:T(4,128)}", "f32[8,171]{0,1:T(4,128)}"),
+            // A side of 2 slots that only widening would make a vector, the other side
+            // overhanging (13 slots in blocks of 4): not widened, so not a vector block.
+            ("f32[2,1,6,13]{3,2,1,0}", "f32[2,1,6,13]{0,1,2,3}"),
             ("f32[13,38]{1,0:T(2,128)}", "f32[13,38]{0,1:T(4,128)}"),
             ("f32[32,146]{1,0:T(8,8)}", "f32[32,146]{0,1:T(8,8)}"),
             ("f32[39,262]{1,0:T(8,8)}", "f32[39,262]{0,1:T(8,128)(2,1)}"),
