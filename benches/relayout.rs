@@ -279,6 +279,31 @@ const CASES: &[Case] = &[
         "u8[8192,8192]{0,1}",
         PERMUTED,
     ),
+    // Dims with few factors of two: blocks that overhang the array's edge.
+    case(
+        "f32 2-D transpose, odd dims",
+        "f32[4099,4093]{1,0}",
+        "f32[4099,4093]{0,1}",
+        PERMUTED,
+    ),
+    case(
+        "f32 2-D transpose, dims of 4100",
+        "f32[4100,4100]{1,0}",
+        "f32[4100,4100]{0,1}",
+        PERMUTED,
+    ),
+    case(
+        "bf16 [50257,768] transpose (a vocabulary)",
+        "bf16[50257,768]{1,0}",
+        "bf16[50257,768]{0,1}",
+        PERMUTED,
+    ),
+    case(
+        "u8 2-D transpose, odd dims",
+        "u8[8191,8193]{1,0}",
+        "u8[8191,8193]{0,1}",
+        PERMUTED,
+    ),
 ];
 
 /// Reads one word of every cache line of `flush`, evicting the copy's buffers.

@@ -177,6 +177,16 @@ def main():
         (3, 2, 1, 0),
     )
     case("u8 2-D transpose {1,0} -> {0,1}", np.uint8, (8192, 8192), (8192, 8192), (1, 0))
+    case("f32 2-D transpose, odd dims", np.float32, (4099, 4093), (4099, 4093), (1, 0))
+    case("f32 2-D transpose, dims of 4100", np.float32, (4100, 4100), (4100, 4100), (1, 0))
+    case(
+        "bf16 [50257,768] transpose (a vocabulary)",
+        np.uint16,
+        (50257, 768),
+        (50257, 768),
+        (1, 0),
+    )
+    case("u8 2-D transpose, odd dims", np.uint8, (8191, 8193), (8191, 8193), (1, 0))
     pack_s4()
     pack_u1()
     unpack_u1()
