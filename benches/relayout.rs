@@ -279,6 +279,31 @@ const CASES: &[Case] = &[
         "u8[8192,8192]{0,1}",
         PERMUTED,
     ),
+    // An image batch's channels to the minor dim and back.
+    case(
+        "f32 NCHW -> NHWC, 3 channels",
+        "f32[112,3,224,224]{3,2,1,0}",
+        "f32[112,3,224,224]{1,3,2,0}",
+        PERMUTED,
+    ),
+    case(
+        "f32 NHWC -> NCHW, 3 channels",
+        "f32[112,224,224,3]{3,2,1,0}",
+        "f32[112,224,224,3]{2,1,3,0}",
+        PERMUTED,
+    ),
+    case(
+        "u8 NCHW -> NHWC, 3 channels",
+        "u8[256,3,256,256]{3,2,1,0}",
+        "u8[256,3,256,256]{1,3,2,0}",
+        PERMUTED,
+    ),
+    case(
+        "u8 NHWC -> NCHW, 3 channels",
+        "u8[256,256,256,3]{3,2,1,0}",
+        "u8[256,256,256,3]{2,1,3,0}",
+        PERMUTED,
+    ),
     // Dims with few factors of two: blocks that overhang the array's edge.
     case(
         "f32 2-D transpose, odd dims",

@@ -177,6 +177,13 @@ def main():
         (3, 2, 1, 0),
     )
     case("u8 2-D transpose {1,0} -> {0,1}", np.uint8, (8192, 8192), (8192, 8192), (1, 0))
+    # {1,3,2,0}: physical order major to minor is (0, 2, 3, 1); {2,1,3,0} is (0, 3, 1, 2).
+    nchw, nhwc = (112, 3, 224, 224), (112, 224, 224, 3)
+    case("f32 NCHW -> NHWC, 3 channels", np.float32, nchw, nchw, (0, 2, 3, 1))
+    case("f32 NHWC -> NCHW, 3 channels", np.float32, nhwc, nhwc, (0, 3, 1, 2))
+    nchw, nhwc = (256, 3, 256, 256), (256, 256, 256, 3)
+    case("u8 NCHW -> NHWC, 3 channels", np.uint8, nchw, nchw, (0, 2, 3, 1))
+    case("u8 NHWC -> NCHW, 3 channels", np.uint8, nhwc, nhwc, (0, 3, 1, 2))
     case("f32 2-D transpose, odd dims", np.float32, (4099, 4093), (4099, 4093), (1, 0))
     case("f32 2-D transpose, dims of 4100", np.float32, (4100, 4100), (4100, 4100), (1, 0))
     case(

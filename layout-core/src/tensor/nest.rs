@@ -419,7 +419,13 @@ impl Nest {
                 loops.remove(i.max(s));
                 loops.remove(i.min(s));
                 // Groups of 2, 4 or 8 slots that fit one 8-byte integer.
-                let few = |l: &Loop| matches!(l.size, 2 | 4 | 8) && l.size * bits <= 64;
+                // (Or 3, 5, 6 or 7 slots of whole bytes up to 16 bytes: an image's channels.)
+                let few = |l: &Loop| {
+                    (matches!(l.size, 2 | 4 | 8) && l.size * bits <= 64)
+                        || (matches!(l.size, 3 | 5 | 6 | 7)
+                            && bits.is_multiple_of(8)
+                            && l.size * bits <= 8 * lanes::BYTES)
+                };
                 let ([a, b], form) = if few(&a) && b.dst == a.size {
                     // Interleave `a.size` source rows into one destination run.
                     let (out, b) = split(b, block_side(&b, MAX_RUN));

@@ -1133,6 +1133,25 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
 
+        /// Channels to the minor dim and back (`NCHW` <-> `NHWC`), 3, 5, 6 or 7 of them (rows
+        /// interleaved by `kernels::zip_any`, split by `unzip_any`; 2, 4 and 8 by the vector
+        /// kernels; bytes split by shuffles with AVX2), at every width that fits, runs with and
+        /// without a tail shorter than a chunk, streamed or not, with AVX2 and without: each
+        /// element where the plans' offsets put it.
+        #[test]
+        fn channels_put_every_element_in_place(
+            ty in proptest::sample::select(alloc::vec!["u8", "bf16", "f32", "f64"]),
+            c in 2usize..9,
+            (n, h, w) in (1usize..3, 1usize..12, 1usize..300),
+            (whole, stream, avx2) in proptest::prelude::any::<(bool, bool, bool)>(),
+        ) {
+            // Rows of whole chunks of 16 slots (their runs' blocks), or of any length.
+            let w = if whole { 16 * (1 + w % 24) } else { w };
+            let a = alloc::format!("{ty}[{n},{c},{h},{w}]{{3,2,1,0}}");
+            let b = alloc::format!("{ty}[{n},{c},{h},{w}]{{1,3,2,0}}");
+            crate::tensor::with_avx2(avx2, || check_both_ways(&a, &b, stream));
+        }
+
         /// Transposes of small arrays (most of them listed, see [`Schedule`]; the larger
         /// ones not), tiled or not on either side, through [`CopyPlan::run`], with AVX2 and
         /// without: each element where the plans' offsets put it, padding left as it was.
