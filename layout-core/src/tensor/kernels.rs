@@ -1556,6 +1556,7 @@ fn split_run<W: Word<N>, const N: usize, const B: usize>(
 /// For each byte `k < 16` of a row of [`split_bytes_avx2`]'s chunk, its place in the chunk's
 /// `B` source vectors: mask `v` of row `x` picks byte `k` from vector `v` where slot `16·v +
 /// k'` is `k·B + x` (`0x80`, zero, elsewhere).
+#[cfg(target_arch = "x86_64")]
 const fn split_masks<const B: usize>() -> [[[u8; 16]; B]; B] {
     let mut m = [[[0x80u8; 16]; B]; B];
     let mut x = 0;
