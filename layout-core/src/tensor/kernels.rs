@@ -11,7 +11,7 @@
 //! are copied slot by slot, in bounds.
 
 use super::digits::Loop;
-use super::nest::{Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};
+use super::nest::{ANY_ROWS_BYTES, Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};
 use super::stream::LINE;
 use super::{lanes, stream};
 use core::ops::Range;
@@ -1424,12 +1424,14 @@ fn unzip<W: Word<N>, const N: usize, const B: usize>(
 /// at a time, through fixed-size arrays.
 const ANY_CHUNK: usize = 16;
 
-/// Bytes of the run an interleave of any number of rows gathers when it streams: `MAX_RUN`
-/// slots of each of the rows, at most 16 bytes across the rows (see `nest`).
-const ANY_RUN_BYTES: usize = MAX_RUN * lanes::BYTES;
+/// Bytes of the run an interleave of any number of rows gathers in its scratch when it
+/// streams: `MAX_RUN` slots of each of the rows, at most `nest::ANY_ROWS_BYTES` across the
+/// rows; the two pages of a streamed copy's scratch.
+const ANY_RUN_BYTES: usize = MAX_RUN * ANY_ROWS_BYTES;
+const _: () = assert!(ANY_RUN_BYTES <= 2 * stream::PAGE);
 
 /// `reps` times: `A` source rows of `at.len` slots interleaved into one destination run, for
-/// `A` of 3, 5, 6 or 7 (an image's channels, `NCHW` -> `NHWC`), which the vector shuffle's
+/// `A` of 3 to 15 but 4 and 8 (an image's channels, `NCHW` -> `NHWC`), which the vector shuffle's
 /// `log2 A` rounds cannot do: [`ANY_CHUNK`] slots of each row at a time through fixed-size
 /// arrays, stored in place or, when the copy streams, gathered and streamed out a run at a
 /// time. Measured (64 MiB, against memcpy; slot by slot before): f32[112,3,224,224]
@@ -1440,10 +1442,11 @@ fn zip_any<W: Word<N>, const N: usize, const A: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
     at: Blocks,
-    _: &mut Scratch,
+    scratch: &mut Scratch,
 ) {
     let len = at.len;
-    let mut buf = [0u8; ANY_RUN_BYTES];
+    // (A streamed copy's scratch is two pages: `ANY_RUN_BYTES`.)
+    let buf = scratch.as_flattened_mut();
     for r in 0..at.reps {
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
         let rows: [&[[u8; N]]; A] = core::array::from_fn(|x| &src[s0 + x * at.sa..][..len]);
@@ -1490,7 +1493,7 @@ fn interleave_rows<W: Word<N>, const N: usize, const A: usize>(
 }
 
 /// `reps` times: one source run split into `B` destination rows of `at.len` slots, for `B`
-/// of 3, 5, 6 or 7 (`NHWC` -> `NCHW`): the inverse of [`zip_any`], each row stored in place
+/// of 3 to 15 but 4 and 8 (`NHWC` -> `NCHW`): the inverse of [`zip_any`], each row stored in place
 /// or, when the copy streams, gathered and streamed out. Measured (64 MiB, against memcpy):
 /// f32[112,224,224,3] `{3,2,1,0}` -> `{2,1,3,0}` 0.13 -> 0.61, u8 0.11 -> 0.23.
 #[inline(never)]
@@ -1498,10 +1501,11 @@ fn unzip_any<W: Word<N>, const N: usize, const B: usize>(
     dst: &mut [[u8; N]],
     src: &[[u8; N]],
     at: Blocks,
-    _: &mut Scratch,
+    scratch: &mut Scratch,
 ) {
     let len = at.len;
-    let mut buf = [0u8; ANY_RUN_BYTES];
+    // (A streamed copy's scratch is two pages: `ANY_RUN_BYTES`.)
+    let buf = scratch.as_flattened_mut();
     for r in 0..at.reps {
         let (d0, s0) = (at.at.0 + r * at.step.0, at.at.1 + r * at.step.1);
         let from = &src[s0..s0 + B * len];
@@ -1682,21 +1686,34 @@ fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> Block
             }
         };
     }
+    // The interleaves of rows that are not a power of two (see `nest::ANY_ROWS`).
+    macro_rules! any_rows {
+        ($rows:expr, $f:ident) => {
+            match $rows {
+                3 => $f::<W, N, 3>,
+                5 => $f::<W, N, 5>,
+                6 => $f::<W, N, 6>,
+                7 => $f::<W, N, 7>,
+                9 => $f::<W, N, 9>,
+                10 => $f::<W, N, 10>,
+                11 => $f::<W, N, 11>,
+                12 => $f::<W, N, 12>,
+                13 => $f::<W, N, 13>,
+                14 => $f::<W, N, 14>,
+                15 => $f::<W, N, 15>,
+                _ => unreachable!("interleaves of 2 to 15 rows"),
+            }
+        };
+    }
     match (form, a, b) {
         (Form::Zip, 2, _) => zip::<W, N, 2>,
         (Form::Zip, 4, _) => zip::<W, N, 4>,
         (Form::Zip, 8, _) => zip::<W, N, 8>,
-        (Form::Zip, 3, _) => zip_any::<W, N, 3>,
-        (Form::Zip, 5, _) => zip_any::<W, N, 5>,
-        (Form::Zip, 6, _) => zip_any::<W, N, 6>,
-        (Form::Zip, 7, _) => zip_any::<W, N, 7>,
+        (Form::Zip, _, _) => any_rows!(a, zip_any),
         (Form::Unzip, _, 2) => unzip::<W, N, 2>,
         (Form::Unzip, _, 4) => unzip::<W, N, 4>,
         (Form::Unzip, _, 8) => unzip::<W, N, 8>,
-        (Form::Unzip, _, 3) => unzip_any::<W, N, 3>,
-        (Form::Unzip, _, 5) => unzip_any::<W, N, 5>,
-        (Form::Unzip, _, 6) => unzip_any::<W, N, 6>,
-        (Form::Unzip, _, 7) => unzip_any::<W, N, 7>,
+        (Form::Unzip, _, _) => any_rows!(b, unzip_any),
         (Form::Lanes { inner, .. }, _, _) => for_group::<N, LanesFn>(inner),
         _ => pick!(1, 2, 4, 8, 16, 32; [1, 2, 4, 8, 16]),
     }

@@ -29,6 +29,10 @@ pub(crate) const MAX_WIDE: usize = 32;
 /// The longest run of the interleaving kernels (2, 4 or 8 rows into one run, or back).
 pub(crate) const MAX_RUN: usize = 128;
 
+/// The most bytes across the rows of an interleave of a number of rows that is not a power
+/// of two (3 to 15: `kernels::zip_any`), a group of one slot of each row.
+pub(crate) const ANY_ROWS_BYTES: usize = 64;
+
 /// What the innermost loops of a nest do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kernel {
@@ -419,12 +423,15 @@ impl Nest {
                 loops.remove(i.max(s));
                 loops.remove(i.min(s));
                 // Groups of 2, 4 or 8 slots that fit one 8-byte integer.
-                // (Or 3, 5, 6 or 7 slots of whole bytes up to 16 bytes: an image's channels.)
+                // (Or up to 15 slots of whole bytes, [`ANY_ROWS_BYTES`] at most: an image's
+                // channels, a 3×3 kernel's taps.)
                 let few = |l: &Loop| {
                     (matches!(l.size, 2 | 4 | 8) && l.size * bits <= 64)
-                        || (matches!(l.size, 3 | 5 | 6 | 7)
+                        || (l.size > 2
+                            && l.size < 16
+                            && !l.size.is_power_of_two()
                             && bits.is_multiple_of(8)
-                            && l.size * bits <= 8 * lanes::BYTES)
+                            && l.size * bits <= 8 * ANY_ROWS_BYTES)
                 };
                 let ([a, b], form) = if few(&a) && b.dst == a.size {
                     // Interleave `a.size` source rows into one destination run.
