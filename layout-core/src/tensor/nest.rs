@@ -206,14 +206,16 @@ fn vector_block(
     bits: usize,
     loops: &[Loop],
     panel: Option<[usize; 2]>,
+    overhang: bool,
 ) -> Option<[usize; 2]> {
     let (line, vector) = (8 * LINE / bits, (8 * lanes::BYTES / bits).max(1));
     let [ca, cb] = panel.unwrap_or([line, line]);
     // Each side as long as its loop allows with few slots at the edge; where that is shorter
-    // than a vector (an odd dim of a few vectors), a vector overhanging by any amount (the
-    // least edge: measured u8[100,77] transposed in 18.6 us with sides of 64, 1.4 with 16).
+    // than a vector (an odd dim of a few vectors), with `overhang`, a vector overhanging by
+    // any amount (the least edge: measured u8[100,77] transposed in 18.6 us with sides of 64,
+    // 1.4 with 16).
     let side = |l: &Loop, most: usize| match kernel_side(l, most) {
-        k if k < vector && l.top && l.size > vector => vector,
+        k if overhang && k < vector && l.top && l.size > vector => vector,
         k => k,
     };
     let sides = [side(&a, ca.max(1)), side(&b, cb.max(1))];
@@ -422,28 +424,39 @@ impl Nest {
                 let (a, b) = (loops[i], loops[s]);
                 loops.remove(i.max(s));
                 loops.remove(i.min(s));
-                // Groups of 2, 4 or 8 slots that fit one 8-byte integer.
-                // (Or up to 15 slots of whole bytes, [`ANY_ROWS_BYTES`] at most: an image's
-                // channels, a 3×3 kernel's taps.)
-                let few = |l: &Loop| {
-                    (matches!(l.size, 2 | 4 | 8) && l.size * bits <= 64)
-                        || (l.size > 2
-                            && l.size < 16
-                            && !l.size.is_power_of_two()
-                            && bits.is_multiple_of(8)
-                            && l.size * bits <= 8 * ANY_ROWS_BYTES)
+                // Groups of 2, 4 or 8 slots that fit one 8-byte integer (the vector
+                // kernels' interleaves), or else, where no vector block fits without a long
+                // edge, of 3 to 15 slots of whole bytes, [`ANY_ROWS_BYTES`] at most (an image's
+                // channels, a 3×3 kernel's taps: `kernels::zip_any`). Measured (64 MiB,
+                // against memcpy): f32[12,1048576] transposed in vector blocks of 4 rows 0.54,
+                // interleaved 12 rows at a time 0.30; bf16 0.18 in vector blocks of 8 rows
+                // overhanging by 4, 0.24 interleaved; f32[6,2796202] 0.37 in blocks overhanging
+                // by 2, 0.79-0.95 interleaved (in cache, f32[6,1024], 1.04 us and 1.50: kept
+                // for the large).
+                let few = |l: &Loop| matches!(l.size, 2 | 4 | 8) && l.size * bits <= 64;
+                let any = |l: &Loop| {
+                    l.size > 2
+                        && l.size < 16
+                        && !l.size.is_power_of_two()
+                        && bits.is_multiple_of(8)
+                        && l.size * bits <= 8 * ANY_ROWS_BYTES
                 };
-                let ([a, b], form) = if few(&a) && b.dst == a.size {
-                    // Interleave `a.size` source rows into one destination run.
-                    let (out, b) = split(b, block_side(&b, MAX_RUN));
+                let vector =
+                    |loops: &[Loop], overhang| vector_block(a, b, bits, loops, panel, overhang);
+                let zip = |l: &Loop| few(l) || (any(l) && vector(&loops, false).is_none());
+                let ([a, b], form) = if zip(&a) && b.dst == a.size {
+                    // Interleave `a.size` source rows into one destination run (runs that
+                    // may overhang the rows: an odd row length, `f32[7,2396745]` transposed,
+                    // 0.29 -> 0.85 of memcpy, not runs of one slot).
+                    let (out, b) = split(b, kernel_side(&b, MAX_RUN));
                     loops.extend(out);
                     ([a, b], Form::Zip)
-                } else if few(&b) && a.src == b.size {
-                    // Split one source run into `b.size` destination rows.
-                    let (out, a) = split(a, block_side(&a, MAX_RUN));
+                } else if zip(&b) && a.src == b.size {
+                    // Split one source run into `b.size` destination rows (runs as above).
+                    let (out, a) = split(a, kernel_side(&a, MAX_RUN));
                     loops.extend(out);
                     ([a, b], Form::Unzip)
-                } else if let Some(sides) = vector_block(a, b, bits, &loops, panel) {
+                } else if let Some(sides) = vector(&loops, true) {
                     // Blocks of whole lines (or as much of a line as the loops give) on both
                     // sides, transposed a vector at a time.
                     let mut out = [a, b];
