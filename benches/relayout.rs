@@ -304,6 +304,18 @@ const CASES: &[Case] = &[
         "u8[256,256,256,3]{2,1,3,0}",
         PERMUTED,
     ),
+    case(
+        "f32 3x3 conv weights {3,2,1,0} -> {1,0,3,2}",
+        "f32[3,3,1024,1024]{3,2,1,0}",
+        "f32[3,3,1024,1024]{1,0,3,2}",
+        PERMUTED,
+    ),
+    case(
+        "f32 transpose of 7 rows",
+        "f32[7,2396745]{1,0}",
+        "f32[7,2396745]{0,1}",
+        PERMUTED,
+    ),
     // Dims with few factors of two: blocks that overhang the array's edge.
     case(
         "f32 2-D transpose, odd dims",

@@ -184,6 +184,9 @@ def main():
     nchw, nhwc = (256, 3, 256, 256), (256, 256, 256, 3)
     case("u8 NCHW -> NHWC, 3 channels", np.uint8, nchw, nchw, (0, 2, 3, 1))
     case("u8 NHWC -> NCHW, 3 channels", np.uint8, nhwc, nhwc, (0, 3, 1, 2))
+    conv = (3, 3, 1024, 1024)
+    case("f32 3x3 conv weights {3,2,1,0} -> {1,0,3,2}", np.float32, conv, conv, (2, 3, 0, 1))
+    case("f32 transpose of 7 rows", np.float32, (7, 2396745), (7, 2396745), (1, 0))
     case("f32 2-D transpose, odd dims", np.float32, (4099, 4093), (4099, 4093), (1, 0))
     case("f32 2-D transpose, dims of 4100", np.float32, (4100, 4100), (4100, 4100), (1, 0))
     case(
