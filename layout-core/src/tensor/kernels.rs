@@ -1670,7 +1670,7 @@ impl<const N: usize> GroupShape<N> for LanesFn {
 }
 
 /// The block kernel for `a × b` blocks: interleaving ones, or squarer blocks (`a` a power of
-/// two up to 32, `b` up to 16, `a · b · N` at most 256 bytes).
+/// two up to 32, `b` one up to 16 or 3, 5, 6 or 7, `a · b · N` at most 256 bytes).
 fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> BlockFn<N> {
     macro_rules! pick {
         ($($a:literal),*; $bs:tt) => {
@@ -1682,11 +1682,11 @@ fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> Block
         (@b $a:literal; [$($b:literal),*]) => {
             match b {
                 $( $b => block::<W, N, $a, $b>, )*
-                _ => unreachable!("block sides are powers of two up to 32"),
+                _ => unreachable!("source sides up to 16, powers of two or 3, 5, 6, 7"),
             }
         };
     }
-    // The interleaves of rows that are not a power of two (see `nest::ANY_ROWS`).
+    // The interleaves of rows that are not a power of two (see `nest::ANY_ROWS_BYTES`).
     macro_rules! any_rows {
         ($rows:expr, $f:ident) => {
             match $rows {
@@ -1715,7 +1715,7 @@ fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> Block
         (Form::Unzip, _, 8) => unzip::<W, N, 8>,
         (Form::Unzip, _, _) => any_rows!(b, unzip_any),
         (Form::Lanes { inner, .. }, _, _) => for_group::<N, LanesFn>(inner),
-        _ => pick!(1, 2, 4, 8, 16, 32; [1, 2, 4, 8, 16]),
+        _ => pick!(1, 2, 4, 8, 16, 32; [1, 2, 3, 4, 5, 6, 7, 8, 16]),
     }
 }
 

@@ -1467,6 +1467,23 @@ mod tests {
         }
     }
 
+    /// Permutations whose source-contiguous dim is 3, 5 or 7 slots (a square block's side
+    /// whole): streamed or not, each way.
+    #[test]
+    fn short_minor_dims_put_every_element_in_place() {
+        let pairs = [
+            ("bf16[40,5,12,7]{3,2,1,0}", "bf16[40,5,12,7]{0,1,2,3}"),
+            ("f32[33,6,3]{2,1,0}", "f32[33,6,3]{0,1,2}"),
+            ("u8[70,9,5]{2,1,0}", "u8[70,9,5]{0,1,2}"),
+            ("f32[64,6,5]{2,1,0}", "f32[64,6,5]{0,1,2}"),
+        ];
+        for (a, b) in pairs {
+            for stream in [false, true] {
+                check_both_ways(a, b, stream);
+            }
+        }
+    }
+
     #[test]
     fn two_step_copies_put_every_element_in_place() {
         // (source, destination, whether the copy from the source to the destination goes a
