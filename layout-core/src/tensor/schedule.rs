@@ -11,13 +11,7 @@ use alloc::vec::Vec;
 
 use super::kernels::{self, GroupShape, edge, offsets};
 use super::lanes;
-use super::nest::{Form, Kernel, Nest, Slice};
-
-/// The largest copy, in bytes of either side, that is listed. Measured hot against the
-/// nest's in-place loop (ns a copy, best of 5): 4 KiB f32 2-D transpose 106 -> 60, 16 KiB u8
-/// 934 -> 291, 32 KiB f32 889 -> 605, f64 1123 -> 635, 64 KiB f32 1580 -> 1306, u8 2529 ->
-/// 1471, f32 4-D reversal 2710 -> 2061.
-pub(crate) const SMALL_BYTES: usize = 64 << 10;
+use super::nest::{Form, Kernel, Nest, SMALL_BYTES, Slice};
 
 /// The most groups, and the most edge slots, a list holds: 12 KiB of list at most (pairs of
 /// groups in 12 bytes), a fifth of the data it moves or less.
