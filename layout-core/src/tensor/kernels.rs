@@ -1431,12 +1431,12 @@ const ANY_RUN_BYTES: usize = MAX_RUN * ANY_ROWS_BYTES;
 const _: () = assert!(ANY_RUN_BYTES <= 2 * stream::PAGE);
 
 /// `reps` times: `A` source rows of `at.len` slots interleaved into one destination run, for
-/// `A` of 3 to 15 but 4 and 8 (an image's channels, `NCHW` -> `NHWC`), which the vector shuffle's
-/// `log2 A` rounds cannot do: [`ANY_CHUNK`] slots of each row at a time through fixed-size
-/// arrays, stored in place or, when the copy streams, gathered and streamed out a run at a
-/// time. Measured (64 MiB, against memcpy; slot by slot before): f32[112,3,224,224]
+/// `A` from 3 to 15 but 4 and 8 (an image's channels, `NCHW` -> `NHWC`), which the vector
+/// shuffle's `log2 A` rounds cannot do: [`ANY_CHUNK`] slots of each row at a time through
+/// fixed-size arrays, stored in place or, when the copy streams, gathered and streamed out a
+/// run at a time. Measured (64 MiB, against memcpy; slot by slot before): f32[112,3,224,224]
 /// `{3,2,1,0}` -> `{1,3,2,0}` 0.20 -> 0.89, u8[256,3,256,256] 0.06 -> 0.73, bf16 with 7
-/// channels 0.18 -> 0.53.
+/// channels 0.18 -> 0.53, f32[3,3,1024,1024] `{3,2,1,0}` -> `{1,0,3,2}` (9 rows) 0.19 -> 0.74.
 #[inline(never)]
 fn zip_any<W: Word<N>, const N: usize, const A: usize>(
     dst: &mut [[u8; N]],
@@ -1493,9 +1493,10 @@ fn interleave_rows<W: Word<N>, const N: usize, const A: usize>(
 }
 
 /// `reps` times: one source run split into `B` destination rows of `at.len` slots, for `B`
-/// of 3 to 15 but 4 and 8 (`NHWC` -> `NCHW`): the inverse of [`zip_any`], each row stored in place
-/// or, when the copy streams, gathered and streamed out. Measured (64 MiB, against memcpy):
-/// f32[112,224,224,3] `{3,2,1,0}` -> `{2,1,3,0}` 0.13 -> 0.61, u8 0.11 -> 0.23.
+/// from 3 to 15 but 4 and 8 (`NHWC` -> `NCHW`): the inverse of [`zip_any`], each row stored in
+/// place or, when the copy streams, gathered and streamed out. Measured (64 MiB, against
+/// memcpy): f32[112,224,224,3] `{3,2,1,0}` -> `{2,1,3,0}` 0.13 -> 0.61, u8 0.11 -> 0.23 (and
+/// with [`split_bytes_avx2`] 0.77).
 #[inline(never)]
 fn unzip_any<W: Word<N>, const N: usize, const B: usize>(
     dst: &mut [[u8; N]],
@@ -1579,7 +1580,7 @@ const fn split_masks<const B: usize>() -> [[[u8; 16]; B]; B] {
 /// One chunk of [`split_run`] over bytes: the `B` vectors from byte `y · B` of `from` split
 /// into `B` rows of 16 bytes, row `x` at byte `x · stride + y` of `out`, each the OR of `B`
 /// byte shuffles (`vpshufb`, masks made at compile time). Measured (64 MiB, against memcpy):
-/// u8[256,256,256,3] `{3,2,1,0}` -> `{2,1,3,0}` 0.20 -> 0.5 (numpy 0.21).
+/// u8[256,256,256,3] `{3,2,1,0}` -> `{2,1,3,0}` 0.20 -> 0.74-0.77 (numpy 0.21).
 ///
 /// # Safety
 /// The CPU has AVX2; bytes `y·B .. y·B + 16·B` of `from` and `x·stride + y .. + 16` of `out`
