@@ -11,7 +11,7 @@ use std::io::{self, BufReader, Read, Write};
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
-use xla_layout_core::tensor::{CopyPlan, RelayoutError, Side};
+use xla_layout_core::tensor::{AlignedBuf, CopyPlan, RelayoutError, Side};
 use xla_layout_core::xla::padding::padding;
 use xla_layout_core::{ArrayLayout, ArrayShape, Errors, PrimitiveType, parse_array};
 
@@ -578,13 +578,17 @@ fn read_data(source: &mut Source, path: &str, len: usize, show: bool) -> Result<
 }
 
 /// Runs the copy into a zeroed buffer, in steps for the progress bar.
-fn copy(plan: &CopyPlan, src: &[u8], show: bool) -> Result<Vec<u8>, Failure> {
+fn copy(plan: &CopyPlan, src: &[u8], show: bool) -> Result<AlignedBuf<u8>, Failure> {
     let parts = plan.parts();
     let step = parts.div_ceil(COPY_STEPS).max(1);
     let bar = Progress::steps(show, parts as u64, "converting");
-    // Zeroed: the copy leaves padding slots as they are.
-    let mut dst = allocate(plan.dst_bytes(), "output")?;
-    dst.resize(plan.dst_bytes(), 0);
+    // Zeroed: the copy leaves padding slots as they are. Aligned to a line, so that a large
+    // copy streams whole lines (a `Vec`'s 16-byte alignment loses that), and on huge pages:
+    // measured `convert` of 64 MiB raw f32 to `{0,1}`, 20 runs each, 75.8-79.1 -> 73.9-76.2
+    // ms a run, reading and writing included.
+    let len = plan.dst_bytes();
+    let mut dst = AlignedBuf::try_zeroed(len)
+        .ok_or_else(|| Failure::Usage(format!("cannot allocate {len} bytes for the output")))?;
     let mut k = 0;
     while k < parts {
         let end = (k + step).min(parts);

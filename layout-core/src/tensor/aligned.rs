@@ -100,9 +100,18 @@ impl<T: Copy> AlignedBuf<T> {
 
 impl AlignedBuf<u8> {
     /// A buffer of `len` zero bytes, or `None` where the allocator has no room (or `len`
-    /// bytes overflow `isize::MAX`): for scratch space a copy can do without. Zeroed pages
+    /// bytes overflow `isize::MAX`): a destination for [`CopyPlan::copy`](super::CopyPlan::copy)
+    /// whose lines the copy can stream, or scratch space a copy can do without. Zeroed pages
     /// come from the allocator as they are, not written over.
-    pub(crate) fn try_zeroed(len: usize) -> Option<Self> {
+    ///
+    /// ```
+    /// use xla_layout::tensor::AlignedBuf;
+    /// let b = AlignedBuf::try_zeroed(1 << 20).expect("a MiB");
+    /// assert!(b.iter().all(|&x| x == 0));
+    /// assert_eq!(b.as_ptr() as usize % 64, 0);
+    /// assert!(AlignedBuf::try_zeroed(usize::MAX).is_none());
+    /// ```
+    pub fn try_zeroed(len: usize) -> Option<Self> {
         if !Self::allocates(len) {
             return Some(Self::unallocated(len));
         }
