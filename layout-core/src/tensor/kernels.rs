@@ -1462,14 +1462,93 @@ fn zip_any<W: Word<N>, const N: usize, const A: usize>(
 }
 
 /// Slot `y` of row `x` of `rows` to `out[y · A + x]`, [`ANY_CHUNK`] slots of each row at a
-/// time.
+/// time (bytes with AVX2: [`zip_bytes_avx2`]).
 #[inline(always)]
+#[allow(unsafe_code)]
 fn interleave_rows<W: Word<N>, const N: usize, const A: usize>(
     out: &mut [[u8; N]],
     rows: [&[[u8; N]]; A],
 ) {
     let len = rows[0].len();
     let whole = len / ANY_CHUNK * ANY_CHUNK;
+    assert!(rows.iter().all(|r| r.len() == len) && out.len() >= A * len);
+    #[cfg(target_arch = "x86_64")]
+    if N == 1 && super::avx2::available() {
+        let rows = rows.map(<[[u8; N]]>::as_flattened);
+        let out = out.as_flattened_mut();
+        for y in (0..whole).step_by(ANY_CHUNK) {
+            // SAFETY: the CPU has AVX2; each row's 16 bytes from `y` end at `y + 16 <= whole
+            // <= len`, its length; the chunk's `A` vectors of `out` from byte `y·A` end at
+            // `(y + 16)·A <= A·len <= out.len()` (asserted above).
+            unsafe { zip_bytes_avx2::<A>(out, rows, y) };
+        }
+    } else {
+        interleave_chunks::<W, N, A>(out, rows, whole);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    interleave_chunks::<W, N, A>(out, rows, whole);
+    for y in whole..len {
+        for (x, row) in rows.iter().enumerate() {
+            out[y * A + x] = row[y];
+        }
+    }
+}
+
+/// For each byte `q < 16` of vector `j` of [`zip_bytes_avx2`]'s chunk (slot `16·j + q` of the
+/// run: slot `y` of row `x`, `16·j + q = y·A + x`), mask `x` of vector `j` picks byte `y` of row
+/// `x`'s vector (`0x80`, zero, elsewhere).
+#[cfg(target_arch = "x86_64")]
+const fn zip_masks<const A: usize>() -> [[[u8; 16]; A]; A] {
+    let mut m = [[[0x80u8; 16]; A]; A];
+    let mut at = 0;
+    while at < 16 * A {
+        m[at / 16][at % A][at % 16] = (at / A) as u8;
+        at += 1;
+    }
+    m
+}
+
+/// One chunk of [`interleave_rows`] over bytes: 16 bytes from byte `y` of each of the `A`
+/// rows interleaved into the `A` vectors from byte `y · A` of `out`, each the OR of `A` byte
+/// shuffles (`vpshufb`, masks made at compile time). Measured (64 MiB, against memcpy):
+/// u8[256,3,256,256] `{3,2,1,0}` -> `{1,3,2,0}` 0.71-0.82 -> 0.81-0.84, 5 channels 0.32-0.47
+/// -> 0.58-0.78.
+///
+/// # Safety
+/// The CPU has AVX2; bytes `y .. y + 16` of every row and `y·A .. y·A + 16·A` of `out` are in
+/// bounds.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn zip_bytes_avx2<const A: usize>(out: &mut [u8], rows: [&[u8]; A], y: usize) {
+    use core::arch::x86_64::{
+        __m128i, _mm_loadu_si128, _mm_or_si128, _mm_setzero_si128, _mm_shuffle_epi8,
+        _mm_storeu_si128,
+    };
+    let masks = const { zip_masks::<A>() };
+    // SAFETY: each row's 16 bytes from `y` are in bounds (the caller's contract).
+    let v: [__m128i; A] =
+        core::array::from_fn(|x| unsafe { _mm_loadu_si128(rows[x].as_ptr().add(y).cast()) });
+    for (j, masks) in masks.iter().enumerate() {
+        let mut run = _mm_setzero_si128();
+        for (v, m) in v.iter().zip(masks) {
+            // SAFETY: `m` is 16 readable bytes.
+            let m = unsafe { _mm_loadu_si128(m.as_ptr().cast()) };
+            run = _mm_or_si128(run, _mm_shuffle_epi8(*v, m));
+        }
+        // SAFETY: vector `j` of the chunk, bytes `y·A + 16·j ..+ 16`, is in bounds of `out`
+        // (the caller's contract).
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().add(y * A + 16 * j).cast(), run) };
+    }
+}
+
+/// [`interleave_rows`]'s chunks below `whole` through fixed-size arrays.
+#[inline(always)]
+fn interleave_chunks<W: Word<N>, const N: usize, const A: usize>(
+    out: &mut [[u8; N]],
+    rows: [&[[u8; N]]; A],
+    whole: usize,
+) {
     for y in (0..whole).step_by(ANY_CHUNK) {
         let mut group = [[W::default(); A]; ANY_CHUNK];
         for (x, row) in rows.iter().enumerate() {
@@ -1483,11 +1562,6 @@ fn interleave_rows<W: Word<N>, const N: usize, const A: usize>(
             .zip(group.as_flattened())
         {
             *o = g.put();
-        }
-    }
-    for y in whole..len {
-        for (x, row) in rows.iter().enumerate() {
-            out[y * A + x] = row[y];
         }
     }
 }
