@@ -708,7 +708,11 @@ impl CopyPlan {
     }
 
     /// Copies every element of `src` into `dst` (on rayon's thread pool for 4 MiB or more of
-    /// whole-byte storage, with the `rayon` feature).
+    /// whole-byte storage, with the `rayon` feature). A large copy streams whole cache lines
+    /// into `dst` where it starts on a line: a destination from
+    /// [`AlignedBuf::try_zeroed`] (64-byte aligned, on huge pages from 4 MiB) is faster than a
+    /// `Vec<u8>`, 16 bytes off a line (measured f32[4096,4096] transposed, 64 MiB: 0.6-0.8 of
+    /// memcpy against 0.46).
     ///
     /// # Errors
     /// [`RelayoutError::Length`] if a buffer's length is not its layout's byte size.
