@@ -711,7 +711,7 @@ impl CopyPlan {
     /// whole-byte storage, with the `rayon` feature). A large copy streams whole cache lines
     /// into `dst` where it starts on a line: a destination from
     /// [`AlignedBuf::try_zeroed`] (64-byte aligned, on huge pages from 4 MiB) is faster than a
-    /// `Vec<u8>`, 16 bytes off a line (measured f32[4096,4096] transposed, 64 MiB: 0.6-0.8 of
+    /// `Vec<u8>`, 16 bytes off a line (measured `f32[4096,4096]` transposed, 64 MiB: 0.6-0.8 of
     /// memcpy against 0.46).
     ///
     /// # Errors
