@@ -4,11 +4,12 @@
 //! transposes of blocks of whole 16-byte vectors are rounds of one shuffle (`lanes`), with
 //! whole destination lines streamed when the copy is large; narrower blocks load
 //! `a` source rows of `b` slots into a fixed-size array, transpose it and store `b`
-//! destination rows of `a` slots: fixed trip counts that LLVM unrolls. Interleaves and splits
-//! of runs whose rows are whole 32-byte chunks, streamed or staged transposes (those of arrays
-//! past the cache in panels, `panels`), and in-place transposes of 1- and 2-byte slots run in
-//! AVX2 registers when the CPU has it (`avx2`). Blocks and runs that the array's edge cuts
-//! are copied slot by slot, in bounds.
+//! destination rows of `a` slots: fixed trip counts that LLVM unrolls; interleaves of 3 to 15
+//! rows (`zip_any`, `unzip_any`) go 16 slots a row through fixed-size arrays or byte shuffles.
+//! Interleaves and splits of runs whose rows are whole 32-byte chunks, streamed or staged
+//! transposes (those of arrays past the cache in panels, `panels`), and in-place transposes
+//! (two groups a register) run in AVX2 registers when the CPU has it (`avx2`). Blocks and runs
+//! that the array's edge cuts are copied slot by slot, in bounds.
 
 use super::digits::Loop;
 use super::nest::{ANY_ROWS_BYTES, Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};

@@ -496,17 +496,17 @@ impl Nest {
                     let mut cap = (256 / bits).clamp(1, MAX_WIDE);
                     let mut sides = [a, b];
                     for (k, side) in sides.iter_mut().enumerate() {
+                        // (`split` of a loop by its own size leaves it whole.)
                         let whole = k == 1 && odd(side) && side.size <= cap;
-                        let (out, t) = if whole {
-                            (None, *side)
-                        } else {
-                            split(*side, block_side(side, tile))
-                        };
-                        let (mid, k) = if whole {
-                            (None, t)
-                        } else {
-                            split(t, block_side(&t, cap))
-                        };
+                        let (out, t) = split(
+                            *side,
+                            if whole {
+                                side.size
+                            } else {
+                                block_side(side, tile)
+                            },
+                        );
+                        let (mid, k) = split(t, if whole { t.size } else { block_side(&t, cap) });
                         loops.extend(out);
                         loops.extend(mid);
                         *side = k;
