@@ -276,3 +276,25 @@ pub(crate) unsafe fn low_bits(p: *const u8) -> u32 {
     // left by 7 moves bit 0 of both its bytes to their bit 7, which `movemask` gathers.
     unsafe { _mm256_movemask_epi8(_mm256_slli_epi16::<7>(load(p).0)) as u32 }
 }
+
+/// The `R × R` matrix of `N`-byte slots in `v` (row `i` in `v[i]`, `R = 32 / N` slots a
+/// row, `H = R / 2` a half) transposed: each half's `H × H` blocks by the perfect shuffle,
+/// then the halves exchanged.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn transpose_square<const N: usize, const H: usize, const R: usize>(
+    v: [Y; R],
+) -> [Y; R] {
+    use core::arch::x86_64::_mm256_permute2x128_si256;
+    let mut lo: [Y; H] = core::array::from_fn(|i| v[i]);
+    let mut hi: [Y; H] = core::array::from_fn(|i| v[H + i]);
+    shuffle::<N, H>(&mut lo, H.trailing_zeros() as usize);
+    shuffle::<N, H>(&mut hi, H.trailing_zeros() as usize);
+    core::array::from_fn(|i| {
+        Y(if i < H {
+            _mm256_permute2x128_si256::<0x20>(lo[i].0, hi[i].0)
+        } else {
+            _mm256_permute2x128_si256::<0x31>(lo[i - H].0, hi[i - H].0)
+        })
+    })
+}
