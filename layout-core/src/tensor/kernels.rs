@@ -617,8 +617,9 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
 /// A panel's stage transposed in square blocks of `R = 32 / N` rows of 32 bytes, for slots of
 /// `N` = 4, 8 or 16 bytes: each block loaded as `R` AVX2 registers, transposed in them
 /// ([`avx2::transpose_square`](super::avx2::transpose_square)) and stored as 32 bytes of
-/// each of `R` destination rows, whose lines two neighbouring blocks finish (non-temporal
-/// stores if `STREAM`: `R` lines open at a time, within the write-combining buffers). The
+/// each of `R` destination rows, two neighbouring blocks at a time so that each row's line
+/// is stored whole (non-temporal stores if `STREAM`: `R` lines open at a time, within the
+/// write-combining buffers). The
 /// stage holds `a` rows of `b` slots; destination row `y` is at `at + to.at(y)` bytes of
 /// `out`; `fetch`'s lines are prefetched meanwhile. Tighter than [`Unstaged::direct`]'s
 /// 16-byte groups (two loads and an exchange a register, offsets of every row): measured
@@ -626,7 +627,12 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
 /// f32 2-D transpose 0.79-0.80 -> 0.80-0.84, `T(8,128)` -> `{0,1:T(8,128)}` 0.81-0.83 ->
 /// 0.91-0.94, `{0,1:T(8,128)}` -> rows 0.83-0.84 -> 0.94-0.97, f32 4-D reversal 0.57 ->
 /// 0.75-0.77, f64 rows -> `{0,1:T(8,128)}` 0.69 -> 0.89-0.92, bf16 `T(8,128)(2,1)` ->
-/// `{0,1}` (4-byte slots) 0.86-0.88 -> 0.95-0.98, c128 transpose 0.51 -> 0.72-0.73. Not 2-
+/// `{0,1}` (4-byte slots) 0.86-0.88 -> 0.95-0.98, c128 transpose 0.51 -> 0.72-0.73; with
+/// plain stores (destination rows not on lines, or in cache) c128[1025,4100] 0.42 -> 0.60,
+/// f64[2050,4100] 0.55 -> 0.63, f32[4099,4093] 0.46 -> 0.43; in cache, hot, 4 MiB: f64 rows
+/// -> `{0,1:T(8,128)}` 0.35 -> 0.46-0.54, c128 0.24 -> 0.37-0.44, f32 1024² 0.34-0.39 ->
+/// 0.39-0.47 (a block at a time, each line stored in two halves by two blocks, had lost
+/// there: 0.25-0.30). Not 2-
 /// or 1-byte slots: a square of 16 rows keeps 16 lines open (bf16 2-D 0.59-0.66 ->
 /// 0.45-0.52), and blocks storing 16-byte halves more (0.7 -> 0.2).
 ///
@@ -683,23 +689,31 @@ unsafe fn squares_of<const N: usize, const H: usize, const R: usize, const STREA
     for yb in 0..b / R {
         // Destination rows `yb·R + i` lie in one run of `to`: `i · to.lo` apart.
         let rows = at + to.at(yb * R);
-        for xb in 0..a / R {
+        // Two blocks side by side: each destination row's 64 bytes (a line, if the rows
+        // start on lines) stored one after the other.
+        for xb in (0..a / R).step_by(2) {
             if let Some(f) = &fetch {
-                f.lines(fetched..fetched + per);
-                fetched += per;
+                f.lines(fetched..fetched + 2 * per);
+                fetched += 2 * per;
             }
-            // SAFETY: block `(xb, yb)` reads 32 bytes of stage rows `xb·R + i < a` from byte
-            // `yb·32 + 32 <= b·N` of each, within the `a·len` bytes asserted; it writes 32
-            // bytes of destination rows `yb·R + i < b` from byte `xb·32 + 32 <= a·N`, at most
-            // `to.at(b - 1) + a·N` bytes from `at` (asserted); those rows start on lines if
-            // `STREAM` (the caller's contract), so each 32 bytes are 32-byte aligned. The CPU
-            // has AVX2.
+            // SAFETY: blocks `xb` and `xb + 1` read 32 bytes of stage rows `xb·R + i < a`
+            // (`2R` divides `a`) from byte `yb·32 + 32 <= b·N` of each, within the `a·len`
+            // bytes asserted; they write 64 bytes of destination rows `yb·R + i < b` from
+            // byte `xb·32 + 64 <= a·N`, at most `to.at(b - 1) + a·N` bytes from `at`
+            // (asserted); those rows start on lines if `STREAM` (the caller's contract), so
+            // each 32 bytes are 32-byte aligned. The CPU has AVX2.
             unsafe {
                 let from = s.add(xb * R * len + yb * 32);
-                let v: [avx2::Y; R] = core::array::from_fn(|i| avx2::load(from.add(i * len)));
+                let block = |k: usize| {
+                    let v: [avx2::Y; R] =
+                        core::array::from_fn(|i| avx2::load(from.add((k * R + i) * len)));
+                    avx2::transpose_square::<N, H, R>(v)
+                };
+                let (v, w) = (block(0), block(1));
                 let d = o.add(rows + xb * 32);
-                for (i, v) in avx2::transpose_square::<N, H, R>(v).into_iter().enumerate() {
-                    avx2::store::<STREAM>(v, d.add(i * to.lo));
+                for i in 0..R {
+                    avx2::store::<STREAM>(v[i], d.add(i * to.lo));
+                    avx2::store::<STREAM>(w[i], d.add(i * to.lo + 32));
                 }
             }
         }
