@@ -594,16 +594,11 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
         };
         let fetch = Fetch::new(src, ahead, from, (a, len));
         // Square blocks of 32-byte rows where they fit (`squares`), else 16-byte groups.
-        if N >= 4
-            && K == 1
-            && to.mask >= 32 / N - 1
-            && a.is_multiple_of(64 / N)
-            && b.is_multiple_of(32 / N)
-        {
-            // SAFETY: the CPU has AVX2, `N` is 4, 8 or 16 (16 at most: `M·N = 16`), `R = 32 /
-            // N` divides `b` and `to`'s runs, `2R` divides `a`; destination rows are as the
-            // caller said.
-            unsafe { squares::<N, STREAM>(stage, (a, b), out, (r * ds, to), fetch) };
+        if N >= 4 && to.mask >= 32 / N - 1 && a.is_multiple_of(64 / N) && b.is_multiple_of(32 / N) {
+            // SAFETY: the CPU has AVX2, `N` is 4, 8 or 16 (16 at most: `M·N = 16`) and `K` one
+            // of `for_group`'s, `R = 32 / N` divides `b` and `to`'s runs, `2R` divides `a`;
+            // destination rows are as the caller said.
+            unsafe { squares::<N, K, STREAM>(stage, (a, b), out, (r * ds, to), fetch) };
             continue;
         }
         let mut t = Unstaged::staged(stage, (a, b), to);
@@ -616,7 +611,8 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
 
 /// A panel's stage transposed in square blocks of `R = 32 / N` rows of 32 bytes, for slots of
 /// `N` = 4, 8 or 16 bytes: each block loaded as `R` AVX2 registers, transposed in them
-/// ([`avx2::transpose_square`](super::avx2::transpose_square)) and stored as 32 bytes of
+/// ([`avx2::transpose_square`](super::avx2::transpose_square); a slot that holds a `K × K`
+/// block of elements, sub-tiles transposed, then transposed within) and stored as 32 bytes of
 /// each of `R` destination rows, two neighbouring blocks at a time so that each row's line
 /// is stored whole (non-temporal stores if `STREAM`: `R` lines open at a time, within the
 /// write-combining buffers). The
@@ -632,17 +628,20 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
 /// f64[2050,4100] 0.55 -> 0.63, f32[4099,4093] 0.46 -> 0.43; in cache, hot, 4 MiB: f64 rows
 /// -> `{0,1:T(8,128)}` 0.35 -> 0.46-0.54, c128 0.24 -> 0.37-0.44, f32 1024² 0.34-0.39 ->
 /// 0.39-0.47 (a block at a time, each line stored in two halves by two blocks, had lost
-/// there: 0.25-0.30). Not 2-
+/// there: 0.25-0.30); sub-tiles transposed within, 64 MiB: s8 `T(32,128)(4,1)` ->
+/// `{0,1:T(32,128)(4,1)}` 0.63 -> 1.03, bf16 `T(8,128)(2,1)` -> `{0,1:T(8,128)(2,1)}` 0.80
+/// -> 0.93. Not 2-
 /// or 1-byte slots: a square of 16 rows keeps 16 lines open (bf16 2-D 0.59-0.66 ->
 /// 0.45-0.52), and blocks storing 16-byte halves more (0.7 -> 0.2).
 ///
 /// # Safety
-/// The CPU has AVX2; `N` is 4, 8 or 16; `R` divides `b` and the runs of `to` (`to.mask + 1`),
-/// `2R` divides `a`; if `STREAM`, `out` starts on a line and so do the destination rows.
+/// The CPU has AVX2; `N` is 4, 8 or 16 and `K` a width `avx2::transpose_slots` takes; `R`
+/// divides `b` and the runs of `to` (`to.mask + 1`), `2R` divides `a`; if `STREAM`, `out`
+/// starts on a line and so do the destination rows.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn squares<const N: usize, const STREAM: bool>(
+unsafe fn squares<const N: usize, const K: usize, const STREAM: bool>(
     stage: &[u8],
     sides: (usize, usize),
     out: &mut [u8],
@@ -652,9 +651,9 @@ unsafe fn squares<const N: usize, const STREAM: bool>(
     // SAFETY: the caller's contract, with `H = R / 2` and `R = 32 / N`.
     unsafe {
         match N {
-            4 => squares_of::<N, 4, 8, STREAM>(stage, sides, out, rows, fetch),
-            8 => squares_of::<N, 2, 4, STREAM>(stage, sides, out, rows, fetch),
-            _ => squares_of::<N, 1, 2, STREAM>(stage, sides, out, rows, fetch),
+            4 => squares_of::<N, K, 4, 8, STREAM>(stage, sides, out, rows, fetch),
+            8 => squares_of::<N, K, 2, 4, STREAM>(stage, sides, out, rows, fetch),
+            _ => squares_of::<N, K, 1, 2, STREAM>(stage, sides, out, rows, fetch),
         }
     }
 }
@@ -666,7 +665,13 @@ unsafe fn squares<const N: usize, const STREAM: bool>(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn squares_of<const N: usize, const H: usize, const R: usize, const STREAM: bool>(
+unsafe fn squares_of<
+    const N: usize,
+    const K: usize,
+    const H: usize,
+    const R: usize,
+    const STREAM: bool,
+>(
     stage: &[u8],
     (a, b): (usize, usize),
     out: &mut [u8],
@@ -707,7 +712,7 @@ unsafe fn squares_of<const N: usize, const H: usize, const R: usize, const STREA
                 let block = |k: usize| {
                     let v: [avx2::Y; R] =
                         core::array::from_fn(|i| avx2::load(from.add((k * R + i) * len)));
-                    avx2::transpose_square::<N, H, R>(v)
+                    avx2::transpose_square::<N, H, R>(v).map(|v| avx2::transpose_slots::<N, K>(v))
                 };
                 let (v, w) = (block(0), block(1));
                 let d = o.add(rows + xb * 32);

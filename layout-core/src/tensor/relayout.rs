@@ -1260,7 +1260,7 @@ mod tests {
         #[test]
         fn panels_put_every_element_in_place(
             ty in proptest::sample::select(alloc::vec!["u8", "bf16", "f32", "f64", "c128", "s4"]),
-            form in 0usize..6,
+            form in 0usize..7,
             (rows, cols, whole) in (64usize..700, 64usize..700, proptest::prelude::any::<bool>()),
             dims in (1usize..4, 1usize..4),
             avx2 in proptest::prelude::any::<bool>(),
@@ -1273,6 +1273,9 @@ mod tests {
                 3 if ty == "u8" => ("{1,0:T(32,128)(4,1)}", "{0,1:T(32,128)(4,1)}"),
                 3 => ("{1,0:T(8,128)(2,1)}", "{0,1}"),
                 4 => ("{0,1:T(8,128)}", "{1,0}"),
+                // Sub-tiles on both sides: slots of 2 × 2 elements transposed within.
+                6 if ty != "u8" => ("{1,0:T(8,128)(2,1)}", "{0,1:T(8,128)(2,1)}"),
+                6 => ("{1,0:T(32,128)(4,1)}", "{1,0:T(8,128)(8,1)}"),
                 _ => ("{3,2,1,0}", "{0,1,2,3}"),
             };
             let (rows, cols) = if whole {
@@ -1369,6 +1372,46 @@ mod tests {
         for (a, b) in pairs {
             check_both_ways(a, b, false);
         }
+    }
+
+    /// Transposes in panels of slots of 4, 8 and 16 bytes, which go in square blocks of
+    /// 32-byte rows (`kernels::squares`): plain slots, slots of sub-tiles moved whole or
+    /// transposed within (2 × 2 of bf16, 4 × 4 of s8), destination rows in tiles, extents that
+    /// cut the last panels; streamed and with plain stores, each element where the plans'
+    /// offsets put it.
+    #[test]
+    fn square_blocks_put_every_element_in_place() {
+        let pairs = [
+            ("f32[256,512]{1,0}", "f32[256,512]{0,1}"),
+            ("f32[300,520]{1,0}", "f32[300,520]{0,1:T(8,128)}"),
+            ("f64[256,256]{1,0:T(8,128)}", "f64[256,256]{0,1:T(8,128)}"),
+            ("c128[130,256]{1,0}", "c128[130,256]{0,1}"),
+            ("bf16[256,512]{1,0:T(8,128)(2,1)}", "bf16[256,512]{0,1}"),
+            (
+                "bf16[256,512]{1,0:T(8,128)(2,1)}",
+                "bf16[256,512]{0,1:T(8,128)(2,1)}",
+            ),
+            (
+                "bf16[200,264]{0,1:T(8,128)(2,1)}",
+                "bf16[200,264]{1,0:T(8,128)(2,1)}",
+            ),
+            (
+                "s8[256,512]{1,0:T(32,128)(4,1)}",
+                "s8[256,512]{0,1:T(32,128)(4,1)}",
+            ),
+            (
+                "f32[256,256]{1,0:T(8,128)(2,1)}",
+                "f32[256,256]{0,1:T(8,128)(2,1)}",
+            ),
+        ];
+        crate::tensor::nest::with_panels(|| {
+            crate::tensor::with_avx2(true, || {
+                for (a, b) in pairs {
+                    check_both_ways(a, b, true);
+                    check_both_ways(a, b, false);
+                }
+            });
+        });
     }
 
     /// Transposes in place past the L1 cache (64 KiB to 1 MiB), which go a run of blocks at
