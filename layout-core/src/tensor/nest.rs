@@ -320,34 +320,46 @@ extern crate std;
 
 #[cfg(test)]
 std::thread_local! {
-    /// The least bytes of an array whose transposes go in panels: lowered by a test, to take
-    /// the panels' paths on small arrays (per thread: other tests, running beside it, check
-    /// which plans their copies get).
-    static PANELS_FROM: core::cell::Cell<Option<usize>> = const { core::cell::Cell::new(None) };
+    /// The least bytes of an array whose transposes go in panels, and whether they are sized
+    /// as a streamed copy's: set by a test, to take the panels' paths on small arrays (per
+    /// thread: other tests, running beside it, check which plans their copies get).
+    static PANELS_FROM: core::cell::Cell<Option<(usize, bool)>> =
+        const { core::cell::Cell::new(None) };
 }
 
-/// Runs `f` with the transposes of arrays of any size in panels on this thread (see
-/// [`Nest::sized`]), then as before.
+/// Runs `f` with the transposes of arrays of any size in panels on this thread, sized as a
+/// streamed copy's if `streamed` (see [`Nest::sized`]), then as before.
 #[cfg(test)]
-pub(crate) fn with_panels<R>(f: impl FnOnce() -> R) -> R {
-    PANELS_FROM.with(|p| p.set(Some(0)));
+pub(crate) fn with_panels<R>(streamed: bool, f: impl FnOnce() -> R) -> R {
+    PANELS_FROM.with(|p| p.set(Some((0, streamed))));
     let out = f();
     PANELS_FROM.with(|p| p.set(None));
     out
 }
 
 /// The sides of a panel of slots of `bits`: `a` destination-contiguous slots (a destination
-/// row of [`WIDE_ROWS`] lines, or one for bytes and `E(4)` fields, whose panels' source rows
-/// are then 512 bytes and 256: the read side is the slower) by `b` source-contiguous ones, to
-/// fill [`PANEL_BYTES`]. Measured (64 MiB, medians of three alternating runs, against
-/// memcpy): u8 2-D transpose with destination rows of 4, 2 and 1 lines 0.43-0.45, 0.46-0.51,
-/// 0.48; u8 rows -> `{0,1:T(8,128)}` 2 lines 0.41, 1 line 0.48; s4 `{1,0:E(4)}` ->
-/// `{0,1:E(4)}` 2 lines 0.28-0.38, 1 line 0.36-0.39; f32, bf16 and f64 transposes with 2
-/// lines, not 4, 0.05-0.1 slower.
-fn panel_sides(bits: usize) -> [usize; 2] {
-    let lines = if bits <= 8 { 1 } else { WIDE_ROWS };
+/// row of a few lines) by `b` source-contiguous ones, to fill the panel's bytes (at most
+/// [`PANEL_BYTES`]). Measured (64 MiB, medians of three or four alternating runs, against
+/// memcpy), with 32 KiB panels of destination rows of 4 lines: u8 2-D transpose with
+/// destination rows of 4, 2 and 1 lines 0.43-0.45, 0.46-0.51, 0.48; u8 rows ->
+/// `{0,1:T(8,128)}` 2 lines 0.41, 1 line 0.48; s4 `{1,0:E(4)}` -> `{0,1:E(4)}` 2 lines
+/// 0.28-0.38, 1 line 0.36-0.39 (bytes and `E(4)` fields: 1 line). Since the square blocks
+/// of 4- to 16-byte slots (`kernels::squares`): f32 in 64 KiB panels of 8-line rows (512
+/// bytes a row on both sides), against 32 KiB of 4 lines, 2-D transpose 0.71 -> 0.81,
+/// rows -> `{0,1:T(8,128)}` 0.69 -> 0.75, 4-D reversal 0.60 -> 0.66, `f32[4099,4093]` 0.40
+/// -> 0.45 (32 KiB of 8 lines 0.64 on the 2-D transpose), but in cache (`streamed` false;
+/// hot, 4 MiB) f32 1024² 0.40 -> 0.33; c128 in 32 KiB of 8 lines 0.73 -> 0.81 (64 KiB 0.62;
+/// in cache 0.385 -> 0.438); f64 stays at 4 lines (8: 0.72 -> 0.70, rows -> `{0,1:T(8,128)}` 0.73
+/// -> 0.68), bf16 too (2 lines: 2-D 0.61 -> 0.64 but `bf16[50257,768]` 0.49 -> 0.38).
+fn panel_sides(bits: usize, streamed: bool) -> [usize; 2] {
+    let (lines, bytes) = match bits {
+        ..=8 => (1, 32 << 10),
+        32 if streamed => (8, PANEL_BYTES),
+        128 => (8, 32 << 10),
+        _ => (WIDE_ROWS, 32 << 10),
+    };
     let a = 8 * lines * LINE / bits;
-    [a, 8 * PANEL_BYTES / bits / a]
+    [a, 8 * bytes / bits / a]
 }
 
 /// The most block rows one sweep of a transpose's innermost loop takes: each block touches
@@ -395,7 +407,7 @@ impl Nest {
     /// `bits` is the bits of a slot (8 for a byte; 4 for `E(4)` fields, whose block kernels
     /// go through bytes), 0 when the storage has no block kernel (other packed elements).
     pub(crate) fn new(loops: Vec<Loop>, bounds: Vec<usize>, bits: usize) -> Nest {
-        Nest::build(loops, bounds, bits, false)
+        Nest::build(loops, bounds, bits, None)
     }
 
     /// [`new`](Self::new) for a copy of whole-byte slots or of `E(4)` fields on both sides
@@ -411,14 +423,25 @@ impl Nest {
         } else {
             super::stream::STREAM_BYTES
         };
+        let streamed = bytes >= super::stream::STREAM_BYTES;
         #[cfg(test)]
-        let from = PANELS_FROM.with(core::cell::Cell::get).unwrap_or(from);
-        Nest::build(loops, bounds, bits, panels && bytes >= from)
+        let (from, streamed) = PANELS_FROM
+            .with(core::cell::Cell::get)
+            .unwrap_or((from, streamed));
+        Nest::build(
+            loops,
+            bounds,
+            bits,
+            (panels && bytes >= from).then_some(streamed),
+        )
     }
 
-    fn build(mut loops: Vec<Loop>, bounds: Vec<usize>, bits: usize, panels: bool) -> Nest {
+    /// `panels`: whether transposes go in panels, and if so whether the copy streams.
+    fn build(mut loops: Vec<Loop>, bounds: Vec<usize>, bits: usize, panels: Option<bool>) -> Nest {
         let blocks = bits > 0;
-        let panel = (panels && blocks).then(|| panel_sides(bits));
+        let panel = panels
+            .filter(|_| blocks)
+            .map(|streamed| panel_sides(bits, streamed));
         coalesce(&mut loops);
         let by_dst = (0..loops.len()).min_by_key(|&k| (loops[k].dst, loops[k].src));
         let by_src = (0..loops.len()).min_by_key(|&k| (loops[k].src, loops[k].dst));

@@ -1297,7 +1297,7 @@ mod tests {
                 _ => alloc::string::String::from(layout),
             };
             let (a, b) = (packed(a), packed(b));
-            crate::tensor::nest::with_panels(|| {
+            crate::tensor::nest::with_panels(stream, || {
                 crate::tensor::with_avx2(avx2, || {
                     check_both_ways(&alloc::format!("{shape}{a}"), &alloc::format!("{shape}{b}"), stream);
                 });
@@ -1404,14 +1404,15 @@ mod tests {
                 "f32[256,256]{0,1:T(8,128)(2,1)}",
             ),
         ];
-        crate::tensor::nest::with_panels(|| {
-            crate::tensor::with_avx2(true, || {
-                for (a, b) in pairs {
-                    check_both_ways(a, b, true);
-                    check_both_ways(a, b, false);
-                }
+        for stream in [true, false] {
+            crate::tensor::nest::with_panels(stream, || {
+                crate::tensor::with_avx2(true, || {
+                    for (a, b) in pairs {
+                        check_both_ways(a, b, stream);
+                    }
+                });
             });
-        });
+        }
     }
 
     /// Transposes in place past the L1 cache (64 KiB to 1 MiB), which go a run of blocks at
