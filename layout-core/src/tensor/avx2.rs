@@ -298,3 +298,47 @@ pub(crate) fn transpose_square<const N: usize, const H: usize, const R: usize>(
         })
     })
 }
+
+/// The 32 bytes at each of the four pointers `rows` interleaved into 4-byte words at `out`:
+/// word `j` is byte `j` of every row in turn (128 bytes).
+///
+/// # Safety
+/// Every row is valid for reads of 32 bytes and `out` for writes of 128; the CPU has AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn zip_words(rows: [*const u8; 4], out: *mut u8) {
+    use core::arch::x86_64::_mm256_permute2x128_si256;
+    // SAFETY: each row is readable for 32 bytes (the caller's contract).
+    let v: [__m256i; 4] = core::array::from_fn(|i| unsafe { load(rows[i]) }.0);
+    // Pairs of rows a byte each, then both pairs a 2-byte unit each: in each half, words
+    // 0-3 | 16-19, then 4-7 | 20-23, 8-11 | 24-27 and 12-15 | 28-31.
+    let pairs = [
+        [
+            _mm256_unpacklo_epi8(v[0], v[1]),
+            _mm256_unpackhi_epi8(v[0], v[1]),
+        ],
+        [
+            _mm256_unpacklo_epi8(v[2], v[3]),
+            _mm256_unpackhi_epi8(v[2], v[3]),
+        ],
+    ];
+    let w: [__m256i; 4] = core::array::from_fn(|i| {
+        let (a, b) = (pairs[0][i / 2], pairs[1][i / 2]);
+        if i % 2 == 0 {
+            _mm256_unpacklo_epi16(a, b)
+        } else {
+            _mm256_unpackhi_epi16(a, b)
+        }
+    });
+    for k in 0..4 {
+        // Words `8k ..`: the low halves of two neighbouring vectors, or their high halves.
+        let (a, b) = (w[k % 2 * 2], w[k % 2 * 2 + 1]);
+        let y = if k < 2 {
+            _mm256_permute2x128_si256::<0x20>(a, b)
+        } else {
+            _mm256_permute2x128_si256::<0x31>(a, b)
+        };
+        // SAFETY: `out` is writable for 128 bytes (the caller's contract).
+        unsafe { _mm256_storeu_si256(out.add(32 * k).cast(), y) };
+    }
+}

@@ -1376,9 +1376,9 @@ mod tests {
 
     /// Transposes in panels of slots of 4, 8 and 16 bytes, which go in square blocks of
     /// 32-byte rows (`kernels::squares`): plain slots, slots of sub-tiles moved whole or
-    /// transposed within (2 × 2 of bf16, 4 × 4 of s8), destination rows in tiles, extents that
-    /// cut the last panels; streamed and with plain stores, each element where the plans'
-    /// offsets put it.
+    /// transposed within (2 × 2 of bf16, 4 × 4 of s8), bytes zipped four rows to a word first,
+    /// destination rows in tiles, extents that cut the last panels; streamed and with plain
+    /// stores, each element where the plans' offsets put it.
     #[test]
     fn square_blocks_put_every_element_in_place() {
         let pairs = [
@@ -1403,6 +1403,9 @@ mod tests {
                 "f32[256,256]{1,0:T(8,128)(2,1)}",
                 "f32[256,256]{0,1:T(8,128)(2,1)}",
             ),
+            ("u8[512,256]{1,0}", "u8[512,256]{0,1}"),
+            ("u8[264,520]{1,0}", "u8[264,520]{0,1:T(8,128)}"),
+            ("u8[8,64,200]{2,1,0}", "u8[8,64,200]{0,1,2}"),
         ];
         for stream in [true, false] {
             crate::tensor::nest::with_panels(stream, || {
