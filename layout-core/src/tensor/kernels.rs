@@ -8,9 +8,9 @@
 //! rows (`zip_any`, `unzip_any`) go 16 slots a row through fixed-size arrays or byte shuffles.
 //! Interleaves and splits of runs whose rows are whole 32-byte chunks, streamed or staged
 //! transposes (those of arrays past the cache in panels, `panels`; 4- to 16-byte slots there in
-//! square blocks of 32-byte rows, `squares`), and in-place transposes
-//! (two groups a register) run in AVX2 registers when the CPU has it (`avx2`). Blocks and runs
-//! that the array's edge cuts are copied slot by slot, in bounds.
+//! square blocks of 32-byte rows, `squares`, and bytes zipped four rows to a word first), and
+//! in-place transposes (two groups a register) run in AVX2 registers when the CPU has it
+//! (`avx2`). Blocks and runs that the array's edge cuts are copied slot by slot, in bounds.
 
 use super::digits::Loop;
 use super::nest::{ANY_ROWS_BYTES, Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};
