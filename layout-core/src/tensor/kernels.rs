@@ -652,24 +652,25 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
 /// block of elements, sub-tiles transposed, then transposed within) and stored as 32 bytes of
 /// each of `R` destination rows, two neighbouring blocks at a time so that each row's line
 /// is stored whole (non-temporal stores if `STREAM`: `R` lines open at a time, within the
-/// write-combining buffers). The
-/// stage holds `a` rows of `b` slots; destination row `y` is at `at + to.at(y)` bytes of
-/// `out`; `fetch`'s lines are prefetched meanwhile. Tighter than [`Unstaged::direct`]'s
-/// 16-byte groups (two loads and an exchange a register, offsets of every row): measured
+/// write-combining buffers). The stage holds `a` rows of `b` slots; destination row `y` is
+/// at `at + to.at(y)` bytes of `out`; `fetch`'s lines are prefetched meanwhile. Tighter than
+/// [`Unstaged::direct`]'s 16-byte groups (two loads and an exchange a register, offsets of
+/// every row): measured
 /// (64 MiB, 2-core AMD EPYC VM, the middle two of four alternating runs, against memcpy)
 /// f32 2-D transpose 0.79-0.80 -> 0.80-0.84, `T(8,128)` -> `{0,1:T(8,128)}` 0.81-0.83 ->
 /// 0.91-0.94, `{0,1:T(8,128)}` -> rows 0.83-0.84 -> 0.94-0.97, f32 4-D reversal 0.57 ->
 /// 0.75-0.77, f64 rows -> `{0,1:T(8,128)}` 0.69 -> 0.89-0.92, bf16 `T(8,128)(2,1)` ->
 /// `{0,1}` (4-byte slots) 0.86-0.88 -> 0.95-0.98, c128 transpose 0.51 -> 0.72-0.73; with
-/// plain stores (destination rows not on lines, or in cache) c128[1025,4100] 0.42 -> 0.60,
-/// f64[2050,4100] 0.55 -> 0.63, f32[4099,4093] 0.46 -> 0.43; in cache, hot, 4 MiB: f64 rows
+/// plain stores (destination rows not on lines, or in cache) `c128[1025,4100]` 0.42 -> 0.60,
+/// `f64[2050,4100]` 0.55 -> 0.63, `f32[4099,4093]` 0.46 -> 0.43; in cache, hot, 4 MiB: f64 rows
 /// -> `{0,1:T(8,128)}` 0.35 -> 0.46-0.54, c128 0.24 -> 0.37-0.44, f32 1024² 0.34-0.39 ->
 /// 0.39-0.47 (a block at a time, each line stored in two halves by two blocks, had lost
 /// there: 0.25-0.30); sub-tiles transposed within, 64 MiB: s8 `T(32,128)(4,1)` ->
 /// `{0,1:T(32,128)(4,1)}` 0.63 -> 1.03, bf16 `T(8,128)(2,1)` -> `{0,1:T(8,128)(2,1)}` 0.80
-/// -> 0.93. Not 2-
-/// or 1-byte slots: a square of 16 rows keeps 16 lines open (bf16 2-D 0.59-0.66 ->
-/// 0.45-0.52), and blocks storing 16-byte halves more (0.7 -> 0.2).
+/// -> 0.93. Bytes come zipped into 4-byte words (`panels`); 2-byte slots keep the 16-byte
+/// groups: a square of 16 rows a block at a time kept 16 lines open (bf16 2-D 0.59-0.66 ->
+/// 0.45-0.52), blocks storing 16-byte halves more (0.7 -> 0.2), and two blocks at a time, or
+/// pairs of rows zipped into words, measured even with them.
 ///
 /// # Safety
 /// The CPU has AVX2; `N` is 4, 8 or 16 and `K` a width `avx2::transpose_slots` takes; `R`
