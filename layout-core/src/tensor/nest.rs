@@ -339,20 +339,21 @@ pub(crate) fn with_panels<R>(streamed: bool, f: impl FnOnce() -> R) -> R {
 
 /// The sides of a panel of slots of `bits`: `a` destination-contiguous slots (a destination
 /// row of a few lines) by `b` source-contiguous ones, to fill the panel's bytes (at most
-/// [`PANEL_BYTES`]). Measured (64 MiB, medians of three or four alternating runs, against
-/// memcpy), with 32 KiB panels of destination rows of 4 lines: u8 2-D transpose with
-/// destination rows of 4, 2 and 1 lines 0.43-0.45, 0.46-0.51, 0.48; u8 rows ->
-/// `{0,1:T(8,128)}` 2 lines 0.41, 1 line 0.48; s4 `{1,0:E(4)}` -> `{0,1:E(4)}` 2 lines
-/// 0.28-0.38, 1 line 0.36-0.39 (`E(4)` fields: 1 line; bytes: 2 lines since they go in
-/// square blocks of 4-byte words, `kernels::panels`; `u8[8191,8193]`, whose destination rows
-/// are not on lines and go in 16-byte groups, 0.26 -> 0.24). Since the square blocks
-/// of 4- to 16-byte slots (`kernels::squares`): f32 in 64 KiB panels of 8-line rows (512
-/// bytes a row on both sides), against 32 KiB of 4 lines, 2-D transpose 0.71 -> 0.81,
-/// rows -> `{0,1:T(8,128)}` 0.69 -> 0.75, 4-D reversal 0.60 -> 0.66, `f32[4099,4093]` 0.40
-/// -> 0.45 (32 KiB of 8 lines 0.64 on the 2-D transpose), but in cache (`streamed` false;
-/// hot, 4 MiB) f32 1024² 0.40 -> 0.33; c128 in 32 KiB of 8 lines 0.73 -> 0.81 (64 KiB 0.62;
-/// in cache 0.385 -> 0.438); f64 stays at 4 lines (8: 0.72 -> 0.70, rows -> `{0,1:T(8,128)}` 0.73
-/// -> 0.68), bf16 too (2 lines: 2-D 0.61 -> 0.64 but `bf16[50257,768]` 0.49 -> 0.38).
+/// [`PANEL_BYTES`]), for a copy that streams or not. Measured (64 MiB, medians of three or
+/// four alternating runs, against memcpy), with 32 KiB panels of destination rows of 4
+/// lines: u8 2-D transpose with destination rows of 4, 2 and 1 lines 0.43-0.45, 0.46-0.51,
+/// 0.48; u8 rows -> `{0,1:T(8,128)}` 2 lines 0.41, 1 line 0.48; s4 `{1,0:E(4)}` ->
+/// `{0,1:E(4)}` 2 lines 0.28-0.38, 1 line 0.36-0.39 (`E(4)` fields: 1 line; bytes: 2 lines
+/// since they go in square blocks of 4-byte words, `kernels::panels`; `u8[8191,8193]`,
+/// whose destination rows are not on lines and go in 16-byte groups, 0.26 -> 0.24). Since
+/// the square blocks of 4- to 16-byte slots (`kernels::squares`): f32 in 64 KiB panels of
+/// 8-line rows (512 bytes a row on both sides), against 32 KiB of 4 lines, 2-D transpose
+/// 0.71 -> 0.81, rows -> `{0,1:T(8,128)}` 0.69 -> 0.75, 4-D reversal 0.60 -> 0.66,
+/// `f32[4099,4093]` 0.40 -> 0.45 (32 KiB of 8 lines 0.64 on the 2-D transpose), but in cache
+/// (`streamed` false; hot, 4 MiB) f32 1024² 0.40 -> 0.33; c128 in 32 KiB of 8 lines 0.73 ->
+/// 0.81 (64 KiB 0.62; in cache 0.385 -> 0.438); f64 stays at 4 lines (8: 0.72 -> 0.70, rows
+/// -> `{0,1:T(8,128)}` 0.73 -> 0.68), bf16 too (2 lines: 2-D 0.61 -> 0.64 but
+/// `bf16[50257,768]` 0.49 -> 0.38).
 fn panel_sides(bits: usize, streamed: bool) -> [usize; 2] {
     let (lines, bytes) = match bits {
         ..=4 => (1, 32 << 10),

@@ -29,7 +29,7 @@ pub(crate) const PAGE: usize = 4096;
 /// 0.74, s8 `T(32,128)(4,1)` -> `{0,1:T(32,128)(4,1)}` 0.39 -> 0.61, 4-D reversals 0.43-0.49
 /// -> 0.54-0.56 (medians of three alternating runs of the binaries before and after; a
 /// 16 KiB or 64 KiB panel measured slower on most). The largest panel: `nest::panel_sides`
-/// sizes each slot width's, 32 KiB but for 4-byte slots.
+/// sizes each slot width's, 32 KiB but for the 4-byte slots of streamed copies.
 pub(crate) const PANEL_BYTES: usize = 64 << 10;
 
 /// Copies of whole-byte slots of at least this many bytes (past the L2 cache) transpose in
