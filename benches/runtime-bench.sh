@@ -108,7 +108,7 @@ benches/runtime-bench.sh
 which runs \`cargo bench -p xla-layout-benches --bench relayout\` $RUNS times, \`cargo bench -p xla-layout-benches --bench offset\` and
 \`cargo bench -p xla-layout-benches --bench iterate\` (criterion 0.5, medians of 10 samples), on $START, measuring
 commit $COMMIT. Machine: ${CPU:-unknown CPU}, $(nproc) CPUs (\`nproc\`), L3 ${L3:-unknown};
-$(uname -sr); \`$(rustc -V)\`; default target flags (x86-64 baseline: SSE2 vectors, and AVX2 kernels for row and \`E(4)\` sub-tiles, \`E(2)\`/\`E(1)\` pairs and fields across planes, \`E(1)\` packing and transposes (streamed in panels, staged, and in place for 1- and 2-byte slots) chosen at run time when the CPU has it; no
+$(uname -sr); \`$(rustc -V)\`; default target flags (x86-64 baseline: SSE2 vectors, and AVX2 kernels for row and \`E(4)\` sub-tiles, \`E(2)\`/\`E(1)\` pairs and fields across planes, \`E(1)\` packing and transposes (in panels, 4- to 16-byte slots and bytes zipped into words there in square blocks of 32-byte rows; staged; in place) chosen at run time when the CPU has it; no
 \`-C target-cpu\`). The 2 CPUs are shared with other jobs: load average (1, 5, 15 min)
 $LOAD_BEFORE before and $LOAD_AFTER after. Memory bandwidth on this machine varies by ±15%
 from minute to minute, memcpy's the most; ratios measured a few milliseconds apart (the paired
