@@ -515,9 +515,13 @@ fn dim_list(dims: &[Option<i64>]) -> String {
 /// An empty buffer with room for exactly `len` bytes, or an error naming what it was for.
 fn allocate(len: usize, what: &str) -> Result<Vec<u8>, Failure> {
     let mut buf = Vec::new();
-    buf.try_reserve_exact(len)
-        .map_err(|_| Failure::Usage(format!("cannot allocate {len} bytes for the {what}")))?;
+    buf.try_reserve_exact(len).map_err(|_| no_room(len, what))?;
     Ok(buf)
+}
+
+/// The failure of a buffer of `len` bytes for the `what` that the allocator cannot give.
+fn no_room(len: usize, what: &str) -> Failure {
+    Failure::Usage(format!("cannot allocate {len} bytes for the {what}"))
 }
 
 /// Reads exactly `len` bytes of data, after checking a file's length before allocating.
@@ -587,8 +591,7 @@ fn copy(plan: &CopyPlan, src: &[u8], show: bool) -> Result<AlignedBuf<u8>, Failu
     // measured `convert` of 64 MiB raw f32 to `{0,1}`, 20 runs each, 75.8-79.1 -> 73.9-76.2
     // ms a run, reading and writing included.
     let len = plan.dst_bytes();
-    let mut dst = AlignedBuf::try_zeroed(len)
-        .ok_or_else(|| Failure::Usage(format!("cannot allocate {len} bytes for the output")))?;
+    let mut dst = AlignedBuf::try_zeroed(len).ok_or_else(|| no_room(len, "output"))?;
     let mut k = 0;
     while k < parts {
         let end = (k + step).min(parts);

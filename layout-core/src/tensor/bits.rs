@@ -376,11 +376,12 @@ pub(crate) fn copy(
             }
         }),
         Kernel::Block { a, b, form } => {
-            // Made (2 × 8 KiB zeroed) on the first block only; 2 × 36 KiB where a block of
-            // fields is larger (a panel of `E(4)` fields, see `stream::PANEL_BYTES`, and the
-            // `E(2)` and `E(1)` blocks of a line of fields a side: staged whole, not in chunks
-            // whose destination rows were pieces of 16 bytes; measured u1 `{1,0:E(1)}` ->
-            // `{0,1:E(1)}` 0.15 -> 0.18 of memcpy, u2 0.18 -> 0.21).
+            // Made (2 × 8 KiB zeroed) on the first block only; 2 × a page and
+            // `stream::PANEL_BYTES` (68 KiB) where a block of fields is larger (a 32 KiB panel
+            // of `E(4)` fields, see `nest::panel_sides`, and the `E(2)` and `E(1)` blocks of a
+            // line of fields a side: staged whole, not in chunks whose destination rows were
+            // pieces of 16 bytes; measured u1 `{1,0:E(1)}` -> `{0,1:E(1)}` 0.15 -> 0.18 of
+            // memcpy, u2 0.18 -> 0.21).
             let wide = match form {
                 Form::Lanes { wide, .. } => *wide,
                 _ => [ONCE; 2],

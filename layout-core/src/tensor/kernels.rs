@@ -1686,25 +1686,38 @@ const fn zip_masks<const A: usize>() -> [[[u8; 16]; A]; A] {
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
 unsafe fn zip_bytes_avx2<const A: usize>(out: &mut [u8], rows: [&[u8]; A], y: usize) {
-    use core::arch::x86_64::{
-        __m128i, _mm_loadu_si128, _mm_or_si128, _mm_setzero_si128, _mm_shuffle_epi8,
-        _mm_storeu_si128,
-    };
+    use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_storeu_si128};
     let masks = const { zip_masks::<A>() };
     // SAFETY: each row's 16 bytes from `y` are in bounds (the caller's contract).
     let v: [__m128i; A] =
         core::array::from_fn(|x| unsafe { _mm_loadu_si128(rows[x].as_ptr().add(y).cast()) });
     for (j, masks) in masks.iter().enumerate() {
-        let mut run = _mm_setzero_si128();
-        for (v, m) in v.iter().zip(masks) {
-            // SAFETY: `m` is 16 readable bytes.
-            let m = unsafe { _mm_loadu_si128(m.as_ptr().cast()) };
-            run = _mm_or_si128(run, _mm_shuffle_epi8(*v, m));
-        }
+        let run = shuffled_or(&v, masks);
         // SAFETY: vector `j` of the chunk, bytes `y·A + 16·j ..+ 16`, is in bounds of `out`
         // (the caller's contract).
         unsafe { _mm_storeu_si128(out.as_mut_ptr().add(y * A + 16 * j).cast(), run) };
     }
+}
+
+/// The OR of each vector of `v` shuffled by its mask of `masks` (`vpshufb`: a mask byte of
+/// `0x80` gives zero), the one vector of [`zip_bytes_avx2`] and [`split_bytes_avx2`] that
+/// gathers bytes from many.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+fn shuffled_or<const K: usize>(
+    v: &[core::arch::x86_64::__m128i; K],
+    masks: &[[u8; 16]; K],
+) -> core::arch::x86_64::__m128i {
+    use core::arch::x86_64::{_mm_loadu_si128, _mm_or_si128, _mm_setzero_si128, _mm_shuffle_epi8};
+    let mut out = _mm_setzero_si128();
+    for (v, m) in v.iter().zip(masks) {
+        // SAFETY: `m` is 16 readable bytes.
+        let m = unsafe { _mm_loadu_si128(m.as_ptr().cast()) };
+        out = _mm_or_si128(out, _mm_shuffle_epi8(*v, m));
+    }
+    out
 }
 
 /// [`interleave_rows`]'s chunks below `whole` through fixed-size arrays.
@@ -1839,10 +1852,7 @@ unsafe fn split_bytes_avx2<const N: usize, const B: usize>(
     from: &[u8],
     y: usize,
 ) {
-    use core::arch::x86_64::{
-        __m128i, _mm_loadu_si128, _mm_or_si128, _mm_setzero_si128, _mm_shuffle_epi8,
-        _mm_storeu_si128,
-    };
+    use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_storeu_si128};
     let masks = const { split_masks::<N, B>() };
     for p in 0..N {
         // SAFETY: the `B` vectors from vector `p·B` lie within `from` (the caller's contract).
@@ -1850,12 +1860,7 @@ unsafe fn split_bytes_avx2<const N: usize, const B: usize>(
             _mm_loadu_si128(from.as_ptr().add(y * B + 16 * (p * B + k)).cast())
         });
         for (x, masks) in masks.iter().enumerate() {
-            let mut row = _mm_setzero_si128();
-            for (v, m) in v.iter().zip(masks) {
-                // SAFETY: `m` is 16 readable bytes.
-                let m = unsafe { _mm_loadu_si128(m.as_ptr().cast()) };
-                row = _mm_or_si128(row, _mm_shuffle_epi8(*v, m));
-            }
+            let row = shuffled_or(&v, masks);
             // SAFETY: vector `p` of row `x` lies within `out` (the caller's contract).
             unsafe {
                 _mm_storeu_si128(out.as_mut_ptr().add(x * stride + y + 16 * p).cast(), row);
@@ -1956,7 +1961,7 @@ fn block_fn<W: Word<N>, const N: usize>(a: usize, b: usize, form: Form) -> Block
                 13 => $f::<W, N, 13>,
                 14 => $f::<W, N, 14>,
                 15 => $f::<W, N, 15>,
-                _ => unreachable!("interleaves of 2 to 15 rows"),
+                _ => unreachable!("interleaves of 3 to 15 rows but 4 and 8"),
             }
         };
     }

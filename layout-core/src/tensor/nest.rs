@@ -474,19 +474,20 @@ impl Nest {
                         && bits.is_multiple_of(8)
                         && l.size * bits <= 8 * ANY_ROWS_BYTES
                 };
-                let vector =
-                    |loops: &[Loop], overhang| vector_block(a, b, bits, loops, panel, overhang);
+                // The vector block's sides, with a side shorter than a vector overhanging the
+                // loop by any amount or not.
+                let [overhung, exact] =
+                    [true, false].map(|o| vector_block(a, b, bits, &loops, panel, o));
                 // (A copy small enough to be listed prefers a vector block whose edge is at most
                 // a quarter of each side: the list moves it with no fixed cost, f32[13,30]
                 // transposed in 46 ns, interleaved 13 rows at a time in 216; with more edge,
                 // bf16[12,1024], 7209 ns against 2616.)
                 let listed = bounds.iter().fold(bits, |n, &b| n.saturating_mul(b)) / 8
                     <= SMALL_BYTES
-                    && vector(&loops, true).is_some_and(|[ka, kb]| {
+                    && overhung.is_some_and(|[ka, kb]| {
                         4 * (a.size % ka) <= a.size && 4 * (b.size % kb) <= b.size
                     });
-                let zip =
-                    |l: &Loop| few(l) || (any(l) && !listed && vector(&loops, false).is_none());
+                let zip = |l: &Loop| few(l) || (any(l) && !listed && exact.is_none());
                 // A source side of 3, 5, 6 or 7 slots (a short minor dim, such as the 7 of
                 // bf16[1000,37,64,7] reversed) is a square block's side whole, not 1, nor a
                 // vector overhanging it: measured (64 MiB, against memcpy) bf16 0.06 -> 0.19,
@@ -504,7 +505,7 @@ impl Nest {
                     let (out, a) = split(a, kernel_side(&a, MAX_RUN));
                     loops.extend(out);
                     ([a, b], Form::Unzip)
-                } else if let Some(sides) = vector(&loops, !odd(&b)) {
+                } else if let Some(sides) = if odd(&b) { exact } else { overhung } {
                     // Blocks of whole lines (or as much of a line as the loops give) on both
                     // sides, transposed a vector at a time.
                     let mut out = [a, b];
@@ -523,17 +524,13 @@ impl Nest {
                     let mut cap = (256 / bits).clamp(1, MAX_WIDE);
                     let mut sides = [a, b];
                     for (k, side) in sides.iter_mut().enumerate() {
-                        // (`split` of a loop by its own size leaves it whole.)
+                        // An odd source side kept whole (`split` of a loop by its own size
+                        // leaves it so).
                         let whole = k == 1 && odd(side) && side.size <= cap;
-                        let (out, t) = split(
-                            *side,
-                            if whole {
-                                side.size
-                            } else {
-                                block_side(side, tile)
-                            },
-                        );
-                        let (mid, k) = split(t, if whole { t.size } else { block_side(&t, cap) });
+                        let most =
+                            |l: &Loop, most| if whole { l.size } else { block_side(l, most) };
+                        let (out, t) = split(*side, most(side, tile));
+                        let (mid, k) = split(t, most(&t, cap));
                         loops.extend(out);
                         loops.extend(mid);
                         *side = k;
