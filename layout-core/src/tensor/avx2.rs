@@ -307,9 +307,48 @@ pub(crate) fn transpose_square<const N: usize, const H: usize, const R: usize>(
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn zip_words(rows: [*const u8; 4], out: *mut u8) {
-    use core::arch::x86_64::_mm256_permute2x128_si256;
     // SAFETY: each row is readable for 32 bytes (the caller's contract).
-    let v: [__m256i; 4] = core::array::from_fn(|i| unsafe { load(rows[i]) }.0);
+    let w = words(core::array::from_fn(|i| unsafe { load(rows[i]) }.0));
+    for (k, w) in w.into_iter().enumerate() {
+        // SAFETY: `out` is writable for 128 bytes (the caller's contract).
+        unsafe { _mm256_storeu_si256(out.add(32 * k).cast(), w) };
+    }
+}
+
+/// The 32 `E(4)` bytes (64 fields) at each of the eight pointers `rows` interleaved into
+/// 4-byte words at `out`: word `j` is field `j` of every row in turn, row 0's in its low
+/// nibble (256 bytes). Pairs of rows are one row of bytes (field `j` of both, by
+/// [`swap_nibbles`]: even fields, then odd ones, which a byte unpack puts back in order within
+/// each 16-byte half), and four such rows are zipped as [`zip_words`] does.
+///
+/// # Safety
+/// Every row is valid for reads of 32 bytes and `out` for writes of 256; the CPU has AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn zip_nibble_words(rows: [*const u8; 8], out: *mut u8) {
+    // SAFETY: each row is readable for 32 bytes (the caller's contract).
+    let pairs: [[Y; 2]; 4] =
+        core::array::from_fn(|j| unsafe { swap_nibbles(load(rows[2 * j]), load(rows[2 * j + 1])) });
+    // Fields 0-15 | 32-47 of each pair, then 16-31 | 48-63, a byte each.
+    let even = words(pairs.map(|[lo, hi]| _mm256_unpacklo_epi8(lo.0, hi.0)));
+    let odd = words(pairs.map(|[lo, hi]| _mm256_unpackhi_epi8(lo.0, hi.0)));
+    // `words` gives the words of bytes 0-7, 8-15, 16-23, 24-31 of its rows: fields 0-15 and
+    // 32-47 from `even`, 16-31 and 48-63 from `odd`.
+    let order = [
+        even[0], even[1], odd[0], odd[1], even[2], even[3], odd[2], odd[3],
+    ];
+    for (k, w) in order.into_iter().enumerate() {
+        // SAFETY: `out` is writable for 256 bytes (the caller's contract).
+        unsafe { _mm256_storeu_si256(out.add(32 * k).cast(), w) };
+    }
+}
+
+/// The 32 bytes of each of the four rows `v` interleaved into 4-byte words: the words of bytes
+/// 0-7, 8-15, 16-23 and 24-31 (byte `j` of every row in turn).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn words(v: [__m256i; 4]) -> [__m256i; 4] {
+    use core::arch::x86_64::_mm256_permute2x128_si256;
     // Pairs of rows a byte each, then both pairs a 2-byte unit each: in each half, words
     // 0-3 | 16-19, then 4-7 | 20-23, 8-11 | 24-27 and 12-15 | 28-31.
     let pairs = [
@@ -330,15 +369,13 @@ pub(crate) unsafe fn zip_words(rows: [*const u8; 4], out: *mut u8) {
             _mm256_unpackhi_epi16(a, b)
         }
     });
-    for k in 0..4 {
+    core::array::from_fn(|k| {
         // Words `8k ..`: the low halves of two neighbouring vectors, or their high halves.
         let (a, b) = (w[k % 2 * 2], w[k % 2 * 2 + 1]);
-        let y = if k < 2 {
+        if k < 2 {
             _mm256_permute2x128_si256::<0x20>(a, b)
         } else {
             _mm256_permute2x128_si256::<0x31>(a, b)
-        };
-        // SAFETY: `out` is writable for 128 bytes (the caller's contract).
-        unsafe { _mm256_storeu_si256(out.add(32 * k).cast(), y) };
-    }
+        }
+    })
 }

@@ -1098,6 +1098,96 @@ pub(crate) fn transpose_bytes_into_lines<'a>(
     true
 }
 
+/// The transpose of `rows` source rows of `E(4)` fields, `row` bytes each, the row `x` at byte
+/// `at + (x % lo_rows)·lo + (x / lo_rows)·hi` of `src` (`lo_rows` a power of two that divides
+/// `rows`), into whole destination lines (as [`transpose_bytes_into_lines`], rows of `rows /
+/// 2` bytes): every eight source rows zipped into a `stage` row of 4-byte words
+/// ([`avx2::zip_nibble_words`](super::avx2::zip_nibble_words): word `j` is field `j` of each
+/// of the eight), whose [`squares`] are then the destination rows' lines, the lines of `fetch`
+/// prefetched meanwhile. `false` (nothing done) without AVX2, or where the rows are not
+/// multiples of 128 fields on both sides, the rows on either side do not come in runs of 8
+/// or more, or (streamed) the destination rows do not start on lines.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+pub(crate) fn transpose_nibbles_into_lines<'a>(
+    (src, from): (&[u8], (usize, usize, usize, usize)),
+    (rows, row): (usize, usize),
+    stage: &mut [u8],
+    (out, at): (&mut [u8], usize),
+    (lo_rows, lo, hi): (usize, usize, usize),
+    (stream, fetch): (bool, Option<Fetch<'a>>),
+) -> bool {
+    let lead = if stream {
+        out.as_ptr().align_offset(LINE)
+    } else {
+        0
+    };
+    let (s_at, from) = (from.0, (from.1, from.2, from.3));
+    let runs = |(n, _, _): (usize, usize, usize)| n.is_power_of_two() && n >= 8;
+    if !super::avx2::available()
+        || !rows.is_multiple_of(128)
+        || !row.is_multiple_of(32)
+        || !runs(from)
+        || !rows.is_multiple_of(from.0)
+        || !runs((lo_rows, lo, hi))
+        || stage.len() < rows * row
+        || at < lead
+        || (stream && ![at - lead, lo, hi].iter().all(|k| k.is_multiple_of(LINE)))
+    {
+        return false;
+    }
+    let from = Rows::new(from.0, from.1, from.2);
+    // The last row is the farthest (`rows` is whole runs), and within `src`.
+    let src = &src[..s_at + from.at(rows - 1) + row];
+    let (a, b) = (rows / 8, 2 * row);
+    // SAFETY: the CPU has AVX2 (checked); `row` is a multiple of 32 (checked), every source
+    // row ends within `src` (above), and the stage is `rows / 8` rows of `8·row` bytes.
+    unsafe { zip_nibbles(&mut stage[..rows * row], row, src, (s_at, from)) };
+    let (at, out) = (at - lead, &mut out[lead..]);
+    let to = Rows::new(lo_rows, lo, hi);
+    // SAFETY: the CPU has AVX2; the stage is `a` rows of `b` 4-byte words (`a·b·4 = rows·row`
+    // bytes), `R = 8` divides `b` (`row` is a multiple of 32) and `to`'s runs (`lo_rows`, a
+    // power of two of 8 or more), `2R = 16` divides `a` (`rows` a multiple of 128); destination
+    // rows are `a` words, whole lines, and streamed, `out` and every row start on lines
+    // (checked).
+    unsafe {
+        if stream {
+            squares::<4, 1, true>(stage, (a, b), out, (at, to), fetch);
+        } else {
+            squares::<4, 1, false>(stage, (a, b), out, (at, to), fetch);
+        }
+    }
+    true
+}
+
+/// Every eight source rows (`x` at `at + from.at(x)` bytes into `src`, `row` bytes each)
+/// zipped into a row of `stage` ([`avx2::zip_nibble_words`](super::avx2::zip_nibble_words)),
+/// 32 bytes of each at a time.
+///
+/// # Safety
+/// The CPU has AVX2; `row` is a multiple of 32, `stage` is whole rows of `8·row` bytes, and
+/// each of its `8 · stage.len() / (8·row)` source rows ends within `src`; `from`'s runs are
+/// a multiple of 8 rows.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn zip_nibbles(stage: &mut [u8], row: usize, src: &[u8], (at, from): (usize, Rows)) {
+    let s = src.as_ptr();
+    for (g, into) in stage.chunks_exact_mut(8 * row).enumerate() {
+        let rows = from.group::<8>(at, 8 * g);
+        for k in (0..row).step_by(32) {
+            // SAFETY: each row ends within `src`, `k + 32 <= row`; `into` is `8·row` bytes,
+            // `8k + 256 <= 8·row` (the caller's contract). The CPU has AVX2.
+            unsafe {
+                super::avx2::zip_nibble_words(
+                    rows.map(|r| s.add(r + k)),
+                    into.as_mut_ptr().add(8 * k),
+                );
+            }
+        }
+    }
+}
+
 /// The two halves of `M` destination lines ([`Unstaged::direct`]): groups `gx` and `gx + 1`,
 /// then `gx + 2` and `gx + 3` ([`group_pair`]), the source rows of group `g` at bytes
 /// `rows(g)(i)` of `s`.

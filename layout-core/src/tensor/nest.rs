@@ -353,10 +353,15 @@ pub(crate) fn with_panels<R>(streamed: bool, f: impl FnOnce() -> R) -> R {
 /// (`streamed` false; hot, 4 MiB) f32 1024² 0.40 -> 0.33; c128 in 32 KiB of 8 lines 0.73 ->
 /// 0.81 (64 KiB 0.62; in cache 0.385 -> 0.438); f64 stays at 4 lines (8: 0.72 -> 0.70, rows
 /// -> `{0,1:T(8,128)}` 0.73 -> 0.68), bf16 too (2 lines: 2-D 0.61 -> 0.64 but
-/// `bf16[50257,768]` 0.49 -> 0.38).
+/// `bf16[50257,768]` 0.49 -> 0.38). Since `E(4)` fields are zipped eight rows to a word
+/// (`kernels::transpose_nibbles_into_lines`): 64 KiB of 2-line rows against 32 KiB of 1
+/// line, s4 `{1,0:E(4)}` -> `{0,1:E(4)}` 0.47-0.50 -> 0.60-0.62, `T(8,128)E(4)` ->
+/// `{0,1:T(8,128)E(4)}` 0.72-0.76 -> 0.80 (4 lines 0.43-0.69, 8 lines 0.52-0.55); in cache
+/// within the noise.
 fn panel_sides(bits: usize, streamed: bool) -> [usize; 2] {
     let (lines, bytes) = match bits {
-        ..=4 => (1, 32 << 10),
+        4 => (2, PANEL_BYTES),
+        ..=2 => (1, 32 << 10),
         8 => (2, 32 << 10),
         32 if streamed => (8, PANEL_BYTES),
         128 => (8, 32 << 10),
