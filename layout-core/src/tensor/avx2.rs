@@ -104,6 +104,13 @@ pub(crate) fn transpose_slots<const N: usize, const K: usize>(v: Y) -> Y {
         _mm256_shuffle_epi32, _mm256_shufflehi_epi16, _mm256_shufflelo_epi16, _mm256_srli_si256,
     };
     match (N, K) {
+        (2, 2) => {
+            use core::arch::x86_64::_mm256_set1_epi16;
+            let keep = _mm256_and_si256(v.0, _mm256_set1_epi16(0xf00fu16 as i16));
+            let down = _mm256_and_si256(_mm256_srli_epi16::<4>(v.0), _mm256_set1_epi16(0x00f0));
+            let up = _mm256_and_si256(_mm256_slli_epi16::<4>(v.0), _mm256_set1_epi16(0x0f00));
+            Y(_mm256_or_si256(keep, _mm256_or_si256(down, up)))
+        }
         (8, 2) => Y(_mm256_shufflehi_epi16::<0xd8>(
             _mm256_shufflelo_epi16::<0xd8>(v.0),
         )),

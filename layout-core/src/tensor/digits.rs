@@ -230,25 +230,27 @@ pub(crate) fn widened(loops: &[Loop], dims: &[usize], width: usize) -> Option<(V
         .map(|loops| (loops, per * width))
 }
 
-/// The loops of a copy of slots of `width` bytes as loops of `K × K` blocks of them, and the
-/// blocks' width and `K`, when two layouts interleave `K` slots along different dims: a loop
+/// The loops of a copy of slots of `bits` as loops of `K × K` blocks of them, and the
+/// blocks' width in bytes and `K`, when two layouts interleave `K` slots along different dims: a loop
 /// of `K` steps that steps the destination by one slot and the source by `K`, another that
 /// does the reverse (the pairs of a `T(8,128)(2,1)` tile against those of
 /// `{0,1:T(8,128)(2,1)}`), every other loop whole blocks on both sides and both dims whole
 /// numbers of `K`. Each block is then `K²` slots in a row on both sides, transposed within
-/// (`lanes::transpose_slots`): K = 2 for 2- and 4-byte slots, 4 for bytes. Measured, 64 MiB,
+/// (`lanes::transpose_slots`): K = 2 for 2- and 4-byte slots and `E(4)` fields (2 × 2
+/// nibbles in 2 bytes), 4 for bytes. Measured, 64 MiB,
 /// against 2×2 (4×4) blocks of slots one by one: bf16 `T(8,128)(2,1)` -> `{0,1:T(8,128)(2,1)}`
 /// 0.05 -> 1.00 of memcpy, s8 `T(32,128)(4,1)` -> `{0,1:T(32,128)(4,1)}` 0.07 -> 0.31, f32
-/// `(2,1)` 0.61. `None` if not so.
+/// `(2,1)` 0.61; s4 `T(8,128)(2,1)E(4)` -> `{0,1:T(8,128)(2,1)E(4)}` 0.24 -> 0.61-0.72,
+/// against two steps through `{0,1:T(8,128)E(4)}`. `None` if not so.
 pub(crate) fn folded(
     loops: &[Loop],
     dims: &[usize],
-    width: usize,
+    bits: usize,
 ) -> Option<(Vec<Loop>, usize, usize)> {
     let find = |dst: usize, src: usize| loops.iter().position(|l| (l.dst, l.src) == (dst, src));
-    let k = match width {
-        1 => 4,
-        2 | 4 => 2,
+    let k = match bits {
+        8 => 4,
+        4 | 16 | 32 => 2,
         _ => return None,
     };
     let (x, y) = (find(1, k)?, find(k, 1)?);
@@ -269,7 +271,7 @@ pub(crate) fn folded(
             })
         })
         .collect();
-    Some((rest?, per * width, k))
+    Some((rest?, per * bits / 8, k))
 }
 
 /// The loops of a copy `per` slots at a time: a loop of unit stride on both sides (the slots
@@ -437,7 +439,7 @@ mod tests {
             plan("bf16[16,256]{0,1:T(8,128)(2,1)}"),
             plan("bf16[16,256]{1,0:T(8,128)(2,1)}"),
         );
-        let (l, width, k) = folded(&loops(&d, &s).unwrap(), d.dims(), 2).unwrap();
+        let (l, width, k) = folded(&loops(&d, &s).unwrap(), d.dims(), 16).unwrap();
         let mut l: Vec<_> = l.iter().map(|l| (l.size, l.dst, l.src)).collect();
         l.sort_unstable();
         assert_eq!((width, k), (8, 2));
@@ -456,7 +458,7 @@ mod tests {
             plan("s8[64,256]{0,1:T(32,128)(4,1)}"),
             plan("s8[64,256]{1,0:T(32,128)(4,1)}"),
         );
-        let (_, width, k) = folded(&loops(&d, &s).unwrap(), d.dims(), 1).unwrap();
+        let (_, width, k) = folded(&loops(&d, &s).unwrap(), d.dims(), 8).unwrap();
         assert_eq!((width, k), (16, 4));
         // Pairs along the same dim are a run (`widened`), not a block; an odd dim cuts a
         // block at the edge.
@@ -464,12 +466,12 @@ mod tests {
             plan("bf16[16,256]{1,0:T(8,128)(2,1)}"),
             plan("bf16[16,256]{0,1}"),
         );
-        assert!(folded(&loops(&d, &s).unwrap(), d.dims(), 2).is_none());
+        assert!(folded(&loops(&d, &s).unwrap(), d.dims(), 16).is_none());
         let (d, s) = (
             plan("bf16[15,256]{0,1:T(8,128)(2,1)}"),
             plan("bf16[15,256]{1,0:T(8,128)(2,1)}"),
         );
-        assert!(folded(&loops(&d, &s).unwrap(), d.dims(), 2).is_none());
+        assert!(folded(&loops(&d, &s).unwrap(), d.dims(), 16).is_none());
     }
 
     #[test]

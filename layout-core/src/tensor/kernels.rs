@@ -1999,6 +1999,7 @@ pub(crate) trait GroupShape<const N: usize> {
 pub(crate) fn for_group<const N: usize, S: GroupShape<N>>(inner: usize) -> S::Out {
     match (N, inner) {
         (1, _) => S::at::<16, 1>(),
+        (2, 2) => S::at::<8, 2>(),
         (2, _) => S::at::<8, 1>(),
         (4, _) => S::at::<4, 1>(),
         (8, 2) => S::at::<2, 2>(),

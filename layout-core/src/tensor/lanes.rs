@@ -225,6 +225,13 @@ mod imp {
         // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
         unsafe {
             match (N, K) {
+                // Nibbles 1 and 2 of each 16-bit slot swapped.
+                (2, 2) => {
+                    let keep = _mm_and_si128(v.0, _mm_set1_epi16(0xf00fu16 as i16));
+                    let down = _mm_and_si128(_mm_srli_epi16::<4>(v.0), _mm_set1_epi16(0x00f0));
+                    let up = _mm_and_si128(_mm_slli_epi16::<4>(v.0), _mm_set1_epi16(0x0f00));
+                    V(_mm_or_si128(keep, _mm_or_si128(down, up)))
+                }
                 // Elements 1 and 2 of each 4 swapped: 0b11_01_10_00.
                 (8, 2) => V(_mm_shufflehi_epi16::<0xd8>(_mm_shufflelo_epi16::<0xd8>(
                     v.0,
@@ -419,10 +426,30 @@ pub(crate) use imp::{
 };
 
 /// `from` as a `k × k` block of elements of `from.len() / k²` bytes, transposed into `to`
-/// (element `(i, j)`, at `i·k + j`, to `j·k + i`): one slot of [`transpose_slots`].
+/// (element `(i, j)`, at `i·k + j`, to `j·k + i`): one slot of [`transpose_slots`]. Elements
+/// narrower than a byte (`E(4)` fields, 2 × 2 in 2 bytes) are bit fields of `8 · from.len()
+/// / k²` bits, the first in the low bits (little-endian).
 #[inline(always)]
 pub(crate) fn transpose_block(to: &mut [u8], from: &[u8], k: usize) {
     let e = from.len() / (k * k);
+    if e == 0 {
+        let bits = 8 * from.len() / (k * k);
+        let x = from
+            .iter()
+            .rev()
+            .fold(0u128, |x, &b| (x << 8) | u128::from(b));
+        let mask = (1u128 << bits) - 1;
+        let mut y = 0;
+        for i in 0..k {
+            for j in 0..k {
+                y |= ((x >> ((i * k + j) * bits)) & mask) << ((j * k + i) * bits);
+            }
+        }
+        for (n, t) in to.iter_mut().enumerate() {
+            *t = (y >> (8 * n)) as u8;
+        }
+        return;
+    }
     for i in 0..k {
         for j in 0..k {
             let (t, f) = ((j * k + i) * e, (i * k + j) * e);
@@ -434,7 +461,8 @@ pub(crate) fn transpose_block(to: &mut [u8], from: &[u8], k: usize) {
 /// Each slot of `N` bytes of `v` as a `K × K` block of elements of `N / K²` bytes (element
 /// `(i, j)` at `i·K + j`), transposed (element `(i, j)` to `j·K + i`): the blocks of two
 /// layouts that both interleave `K` elements, along different dims (`(2,1)` sub-tiles of
-/// bf16, in 8-byte slots; of f32, and `(4,1)` of bytes, in 16-byte slots). `K` = 1: `v`.
+/// bf16, in 8-byte slots; of f32, and `(4,1)` of bytes, in 16-byte slots; of `E(4)` fields,
+/// nibbles, in 2-byte slots). `K` = 1: `v`.
 #[inline(always)]
 pub(crate) fn transpose_slots<const N: usize, const K: usize>(v: V) -> V {
     if K == 1 {
@@ -587,6 +615,23 @@ mod tests {
         // 4×4 bytes: byte `4i + j` to `4j + i`.
         store(transpose_slots::<16, 4>(v), &mut out);
         assert_eq!(out, [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15]);
+        // 2×2 nibbles in 2-byte slots (`E(4)` fields, low nibble first): the low byte's
+        // high nibble and the high byte's low one swapped; here and field by field.
+        let bytes: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(0x9d) ^ 0x5a);
+        let want: [u8; 16] = core::array::from_fn(|i| {
+            let (b0, b1) = (bytes[i & !1], bytes[i | 1]);
+            if i % 2 == 0 {
+                (b0 & 0x0f) | (b1 << 4)
+            } else {
+                (b0 >> 4) | (b1 & 0xf0)
+            }
+        });
+        store(transpose_slots::<2, 2>(load(&bytes)), &mut out);
+        assert_eq!(out, want);
+        for (to, from) in out.chunks_exact_mut(2).zip(bytes.chunks_exact(2)) {
+            transpose_block(to, from, 2);
+        }
+        assert_eq!(out, want);
     }
 
     #[test]
