@@ -1438,11 +1438,24 @@ unsafe fn zip_nibbles_avx2<const P: usize, const STREAM: bool>(
     // Rows a page or more apart, a line or two of each in turn: each fetched ahead (see
     // `kernels::FETCH_AHEAD`).
     let fetch = STREAM && rows.stride >= stream::PAGE;
+    // Each block fetches the rows of the block `FETCH_AHEAD` bytes of a row ahead of it in
+    // `reps`, across the ends of rows (the next rows' starts, which the hardware prefetcher
+    // does not foresee), and the last blocks the same rows further on: measured (64 MiB,
+    // medians of three alternating runs, against `FETCH_AHEAD` along each row) s4 rows ->
+    // `T(8,128)(2,1)E(4)` 0.62 -> 0.76 of memcpy, `(4,1)E(4)` 0.78 -> 1.08, `(8,1)E(4)` 0.91
+    // -> 1.03.
+    let mut ahead = reps
+        .offsets()
+        .skip(super::kernels::FETCH_AHEAD.div_ceil(rows.len));
     for (d0, s0) in reps.offsets() {
         if fetch {
+            let next = ahead.next();
             for x in 0..2 * P {
                 for l in (0..rows.len).step_by(LINE) {
-                    let at = s0 + rows.range(x).start + l + super::kernels::FETCH_AHEAD;
+                    let at = match next {
+                        Some((_, s)) => s + rows.range(x).start + l,
+                        None => s0 + rows.range(x).start + l + super::kernels::FETCH_AHEAD,
+                    };
                     stream::prefetch(src, at);
                 }
             }
