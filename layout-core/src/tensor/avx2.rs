@@ -350,6 +350,60 @@ pub(crate) unsafe fn zip_nibble_words(rows: [*const u8; 8], out: *mut u8) {
     }
 }
 
+/// The fields of `4G` rows of `8 / G`-bit fields (`E(2)`: `G` = 4, `E(1)`: 8; 32 bytes of row
+/// `x` at `row(x)`) zipped across the rows into 4-byte words, by plane: word `j` of plane `k`
+/// (32 words from `out(k)`) is field `G·j + k` of every row in turn, row 0's in its low bits.
+/// Each group of `G` rows is first transposed as `G × G` matrices of fields
+/// ([`transpose_fields`]: plane `k`'s byte `j` is field `k` of byte `j` of each row of the
+/// group), then the four groups' bytes of each plane zipped as [`zip_words`] does.
+///
+/// # Safety
+/// Every row is valid for reads of 32 bytes and every plane's `out` for writes of 128; the CPU
+/// has AVX2; `masks` are `transpose_fields`'.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn zip_plane_words<const G: usize>(
+    row: impl Fn(usize) -> *const u8,
+    out: impl Fn(usize) -> *mut u8,
+    masks: &[Y; 3],
+) {
+    // Loops, not `array::from_fn`: its closures were not inlined (and lost AVX2).
+    let mut groups = [[zero(); G]; 4];
+    for (q, w) in groups.iter_mut().enumerate() {
+        for (k, v) in w.iter_mut().enumerate() {
+            // SAFETY: each row is readable for 32 bytes (the caller's contract).
+            *v = unsafe { load(row(q * G + k)) };
+        }
+        transpose_fields::<G>(w, masks);
+    }
+    let [g0, g1, g2, g3] = groups;
+    let planes = g0.iter().zip(&g1).zip(&g2).zip(&g3);
+    for (k, (((a, b), c), d)) in planes.enumerate() {
+        for (i, w) in words([a.0, b.0, c.0, d.0]).into_iter().enumerate() {
+            // SAFETY: plane `k`'s `out` is writable for 128 bytes (the caller's contract).
+            unsafe { _mm256_storeu_si256(out(k).add(32 * i).cast(), w) };
+        }
+    }
+}
+
+/// The `G × G` matrix of `8 / G`-bit fields at each byte position of the `G` registers `w`
+/// (row `k` in `w[k]`) transposed across them: a round of [`exchange`]s per bit of `G`, round
+/// `r` moving fields `G >> (r + 1)` columns under `masks[r]` (see `bits::transpose_planes`).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn transpose_fields<const G: usize>(w: &mut [Y; G], masks: &[Y; 3]) {
+    let bits = 8 / G;
+    let (mut s, mut r) = (G / 2, 0);
+    while s > 0 {
+        for k in 0..G {
+            if k & s == 0 {
+                (w[k], w[k + s]) = exchange(w[k], w[k + s], masks[r], (bits * s) as u32);
+            }
+        }
+        (s, r) = (s / 2, r + 1);
+    }
+}
+
 /// The 32 bytes of each of the four rows `v` interleaved into 4-byte words: the words of bytes
 /// 0-7, 8-15, 16-23 and 24-31 (byte `j` of every row in turn).
 #[inline]

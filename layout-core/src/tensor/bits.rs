@@ -702,7 +702,12 @@ impl BitFields {
     /// ([`kernels::transpose_nibbles_into_lines`](super::kernels::transpose_nibbles_into_lines);
     /// measured, 64 MiB, medians of three alternating runs, same panels: s4 `{1,0:E(4)}` ->
     /// `{0,1:E(4)}` 0.41 -> 0.47-0.50 of memcpy, `T(8,128)E(4)` -> `{0,1:T(8,128)E(4)}` 0.42
-    /// -> 0.72-0.76; in cache, 4 MiB, 10-11 -> 18-20 GB/s).
+    /// -> 0.72-0.76; in cache, 4 MiB, 10-11 -> 18-20 GB/s). Blocks of `E(2)` and `E(1)`
+    /// fields of `64 · 8 / bits` rows or more likewise, the planes transposed in registers as
+    /// the rows are zipped
+    /// ([`kernels::transpose_planes_into_lines`](super::kernels::transpose_planes_into_lines);
+    /// measured, blocks of a line a side: u2 `{1,0:E(2)}` -> `{0,1:E(2)}` 0.28 -> 0.32 of
+    /// memcpy, u1 0.24 -> 0.31; in cache 8.1 -> 13.4 GB/s, u1 7.5 -> 11.5).
     /// `E(2)` and `E(1)` rows of whole words need no unpacking either: the source rows go
     /// into the stage in groups of `g = 8 / bits` planes, each position's `g × g` matrix of
     /// fields is transposed across the planes ([`transpose_planes`]), and the byte transpose
@@ -817,6 +822,32 @@ impl BitFields {
                 }
             };
             for x0 in (0..rows).step_by(chunk) {
+                // A block staged whole: `4G` rows at a time zipped into words of fields, a
+                // plane of every `G`-th field, in square blocks.
+                #[cfg(target_arch = "x86_64")]
+                if planes
+                    && chunk == rows
+                    && super::kernels::transpose_planes_into_lines(
+                        (src, (s0, a.size, a.src * bits / 8, wa.src * bits / 8)),
+                        (rows, row, bits),
+                        stage,
+                        (dst, d0),
+                        (b.size, b.dst * bits / 8, wb.dst * bits / 8),
+                        (
+                            stream,
+                            next.and_then(|n| {
+                                super::kernels::Fetch::rows(
+                                    src,
+                                    n,
+                                    (a.size, a.src * bits / 8, wa.src * bits / 8),
+                                    (rows, row),
+                                )
+                            }),
+                        ),
+                    )
+                {
+                    continue;
+                }
                 if planes {
                     // Source row `x0 + g·j + k` to stage row `k·(chunk / g) + j`: plane `k`
                     // holds the `k`-th row of every group of `g`. Each plane's bytes
@@ -1545,6 +1576,20 @@ fn transpose_planes(buf: &mut [u8], n: usize, bits: usize) {
     }
 }
 
+/// The masks of the rounds of [`transpose_planes_of`]: per round `r` (`s = G >> (r + 1)` =
+/// G/2, .., 1; 0 past the last), the fields of each byte whose column has bit `s` clear, in
+/// every byte of a word.
+pub(crate) fn plane_masks<const G: usize>() -> [u64; 3] {
+    let bits = 8 / G;
+    core::array::from_fn(|r| {
+        let s = G >> (r + 1);
+        let byte = (0..G)
+            .filter(|c| c & s == 0)
+            .fold(0u64, |m, c| m | ((1 << bits) - 1) << (c * bits));
+        byte * 0x0101_0101_0101_0101
+    })
+}
+
 #[allow(unsafe_code)]
 fn transpose_planes_of<const G: usize>(buf: &mut [u8], n: usize) {
     assert!(
@@ -1552,15 +1597,7 @@ fn transpose_planes_of<const G: usize>(buf: &mut [u8], n: usize) {
         "whole words of every plane"
     );
     let bits = 8 / G;
-    // Per round `r` (`s = G >> (r + 1)` = G/2, .., 1; 0 past the last): the fields of each
-    // byte whose column has bit `s` clear, in every byte of a word.
-    let masks: [u64; 3] = core::array::from_fn(|r| {
-        let s = G >> (r + 1);
-        let byte = (0..G)
-            .filter(|c| c & s == 0)
-            .fold(0u64, |m, c| m | ((1 << bits) - 1) << (c * bits));
-        byte * 0x0101_0101_0101_0101
-    });
+    let masks = plane_masks::<G>();
     let (planes, _) = buf.split_at_mut(G * n);
     #[cfg(target_arch = "x86_64")]
     let done = if super::avx2::available() {
@@ -1640,24 +1677,13 @@ unsafe fn pair_nibbles_avx2(into: &mut [u8], r0: &[u8], r1: &[u8]) {
 unsafe fn planes_avx2<const G: usize>(planes: &mut [u8], n: usize, masks: [u64; 3]) -> usize {
     use super::avx2;
     assert!(planes.len() >= G * n);
-    let bits = 8 / G;
-    let masks = [
-        avx2::splat64(masks[0]),
-        avx2::splat64(masks[1]),
-        avx2::splat64(masks[2]),
-    ];
+    let masks = masks.map(|m| avx2::splat64(m));
     let mut p = 0;
     while p + 32 <= n {
         // SAFETY: `k·n + p + 32 <= (k + 1)·n <= planes.len()` for `k < G`.
         let mut w: [avx2::Y; G] =
             core::array::from_fn(|k| unsafe { avx2::load(planes.as_ptr().add(k * n + p)) });
-        let (mut s, mut r) = (G / 2, 0);
-        while s > 0 {
-            for k in (0..G).filter(|k| k & s == 0) {
-                (w[k], w[k + s]) = avx2::exchange(w[k], w[k + s], masks[r], (bits * s) as u32);
-            }
-            (s, r) = (s / 2, r + 1);
-        }
+        avx2::transpose_fields::<G>(&mut w, &masks);
         for (k, w) in w.iter().enumerate() {
             // SAFETY: as the loads; a plain store needs no alignment.
             unsafe { avx2::store::<false>(*w, planes.as_mut_ptr().add(k * n + p)) };

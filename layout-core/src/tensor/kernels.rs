@@ -773,6 +773,8 @@ pub(crate) struct Fetch<'a> {
     at: usize,
     rows: Rows,
     shift: u32,
+    /// The lines `first ..` of the block, `lines` of them.
+    first: usize,
     lines: usize,
 }
 
@@ -806,15 +808,28 @@ impl<'a> Fetch<'a> {
             at,
             rows,
             shift: (len / LINE).trailing_zeros(),
+            first: 0,
             lines: count * len / LINE,
         })
+    }
+
+    /// Part `k` of `n` of its lines, as lines `0 ..` of their own (a block transposed in `n`
+    /// parts, each fetching its share).
+    fn part(self, k: usize, n: usize) -> Fetch<'a> {
+        let (start, end) = (k * self.lines / n, (k + 1) * self.lines / n);
+        Fetch {
+            first: self.first + start,
+            lines: end - start,
+            ..self
+        }
     }
 
     /// Prefetches lines `k` of the next block.
     #[inline(always)]
     fn lines(&self, k: core::ops::Range<usize>) {
         let mask = (1 << self.shift) - 1;
-        for k in k.start..k.end.min(self.lines) {
+        let k = self.first + k.start..self.first + k.end.min(self.lines);
+        for k in k {
             let at = self.at + self.rows.at(k >> self.shift) + (k & mask) * LINE;
             stream::prefetch(self.src, at);
         }
@@ -1158,6 +1173,125 @@ pub(crate) fn transpose_nibbles_into_lines<'a>(
         }
     }
     true
+}
+
+/// [`transpose_nibbles_into_lines`] for fields of `bits` = 2 or 1 (`E(2)`, `E(1)`): every
+/// `4G` source rows (`G = 8 / bits`) zipped into rows of 4-byte words of fields, `G` planes of
+/// them ([`avx2::zip_plane_words`](super::avx2::zip_plane_words): plane `k` holds the fields
+/// `k`, `G + k`, `2G + k`, ... of each source row), whose [`squares`] are then destination
+/// rows `k`, `G + k`, .... `false` (nothing done) without AVX2, or where the source rows are
+/// not multiples of `64G` or 32 bytes, the rows on either side do not come in runs of `4G`
+/// (source) and `8G` (destination) or more, or (streamed) the destination rows do not start
+/// on lines.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+pub(crate) fn transpose_planes_into_lines<'a>(
+    (src, from): (&[u8], (usize, usize, usize, usize)),
+    (rows, row, bits): (usize, usize, usize),
+    stage: &mut [u8],
+    (out, at): (&mut [u8], usize),
+    (lo_rows, lo, hi): (usize, usize, usize),
+    (stream, fetch): (bool, Option<Fetch<'a>>),
+) -> bool {
+    let g = match bits {
+        1 => 8,
+        2 => 4,
+        _ => return false,
+    };
+    let lead = if stream {
+        out.as_ptr().align_offset(LINE)
+    } else {
+        0
+    };
+    let (s_at, from) = (from.0, (from.1, from.2, from.3));
+    if !super::avx2::available()
+        || !rows.is_multiple_of(64 * g)
+        || !row.is_multiple_of(32)
+        || !from.0.is_power_of_two()
+        || from.0 < 4 * g
+        || !rows.is_multiple_of(from.0)
+        || !lo_rows.is_power_of_two()
+        || lo_rows < 8 * g
+        || stage.len() < rows * row
+        || at < lead
+        || (stream && ![at - lead, lo, hi].iter().all(|k| k.is_multiple_of(LINE)))
+    {
+        return false;
+    }
+    let from = Rows::new(from.0, from.1, from.2);
+    // The last row is the farthest (`rows` is whole runs), and within `src`.
+    let src = &src[..s_at + from.at(rows - 1) + row];
+    let plane = rows * row / g;
+    let stage = &mut stage[..rows * row];
+    // SAFETY: the CPU has AVX2 (checked); `row` is a multiple of 32 and `rows` of `4G`
+    // (checked), every source row ends within `src` (above), and the stage is `G` planes of
+    // `rows / 4G` rows of `4·row` bytes.
+    unsafe {
+        if g == 8 {
+            zip_planes::<8>(stage, (rows, row), src, (s_at, from));
+        } else {
+            zip_planes::<4>(stage, (rows, row), src, (s_at, from));
+        }
+    }
+    let (at, out) = (at - lead, &mut out[lead..]);
+    // Plane `k`'s word `j` is destination row `G·j + k`, at `k·lo + to(G·j)`; `G` divides
+    // the runs of `lo_rows` rows.
+    let to = Rows::new(lo_rows / g, g * lo, hi);
+    let (a, b) = (rows / (4 * g), row);
+    for (k, plane) in stage.chunks_exact(plane).enumerate() {
+        let fetch = fetch.map(|f| f.part(k, g));
+        // SAFETY: the CPU has AVX2; the plane is `a` rows of `b` 4-byte words (`a·b·4 =
+        // rows·row / G` bytes), `R = 8` divides `b` (`row` is a multiple of 32) and `to`'s
+        // runs (`lo_rows / G`, a power of two of 8 or more), `2R = 16` divides `a` (`rows` a
+        // multiple of `64G`); destination rows are `a` words, whole lines, and streamed, `out`
+        // and every row start on lines (checked: `k·lo` is whole lines too).
+        unsafe {
+            if stream {
+                squares::<4, 1, true>(plane, (a, b), out, (at + k * lo, to), fetch);
+            } else {
+                squares::<4, 1, false>(plane, (a, b), out, (at + k * lo, to), fetch);
+            }
+        }
+    }
+    true
+}
+
+/// Every `4G` source rows (`x` at `at + from.at(x)` bytes into `src`, `row` bytes each)
+/// zipped into a row of each of the `G` planes of `stage`
+/// ([`avx2::zip_plane_words`](super::avx2::zip_plane_words)), 32 bytes of each at a time.
+///
+/// # Safety
+/// The CPU has AVX2; `row` is a multiple of 32 and `rows` of `4G`, `stage` is `rows · row`
+/// bytes, each of the `rows` source rows ends within `src`, and `from`'s runs are multiples
+/// of `4G` rows.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn zip_planes<const G: usize>(
+    stage: &mut [u8],
+    (rows, row): (usize, usize),
+    src: &[u8],
+    (at, from): (usize, Rows),
+) {
+    let masks = super::bits::plane_masks::<G>().map(|m| super::avx2::splat64(m));
+    let plane = rows * row / G;
+    let (s, o) = (src.as_ptr(), stage.as_mut_ptr());
+    for q in 0..rows / (4 * G) {
+        // The group's rows lie in one run of `from` (of `4G` rows or more): a stride apart.
+        let f = at + from.at(4 * G * q);
+        for k in (0..row).step_by(32) {
+            // SAFETY: source row `4G·q + x < rows` ends within `src` and `k + 32 <= row`;
+            // plane `p`'s row `q` is `4·row` bytes from `p·plane + q·4·row`, and `4k + 128 <=
+            // 4·row` (the caller's contract). The CPU has AVX2.
+            unsafe {
+                super::avx2::zip_plane_words::<G>(
+                    |x| s.add(f + x * from.lo + k),
+                    |p| o.add(p * plane + q * 4 * row + 4 * k),
+                    &masks,
+                );
+            }
+        }
+    }
 }
 
 /// Every eight source rows (`x` at `at + from.at(x)` bytes into `src`, `row` bytes each)

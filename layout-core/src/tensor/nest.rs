@@ -357,11 +357,15 @@ pub(crate) fn with_panels<R>(streamed: bool, f: impl FnOnce() -> R) -> R {
 /// (`kernels::transpose_nibbles_into_lines`): 64 KiB of 2-line rows against 32 KiB of 1
 /// line, s4 `{1,0:E(4)}` -> `{0,1:E(4)}` 0.47-0.50 -> 0.60-0.62, `T(8,128)E(4)` ->
 /// `{0,1:T(8,128)E(4)}` 0.72-0.76 -> 0.80 (4 lines 0.43-0.69, 8 lines 0.52-0.55); in cache
-/// within the noise.
+/// within the noise. `E(2)` and `E(1)` fields since they are zipped into words too
+/// (`kernels::transpose_planes_into_lines`), in panels against blocks of a line a side
+/// (medians of four alternating runs): u2 `{1,0:E(2)}` -> `{0,1:E(2)}` 0.31 -> 0.38 in
+/// 32 KiB of 1-line rows, 0.43 in 64 KiB (2 lines 0.35), u1 0.31 -> 0.33 in 32 KiB, 0.34 in
+/// 64 KiB of 1 line, 0.41 of 2 lines (but u1 `{0,1:E(1)}` -> `T(8,128)E(1)` 0.26 -> 0.25).
 fn panel_sides(bits: usize, streamed: bool) -> [usize; 2] {
     let (lines, bytes) = match bits {
-        4 => (2, PANEL_BYTES),
-        ..=2 => (1, 32 << 10),
+        1 | 4 => (2, PANEL_BYTES),
+        ..=2 => (1, PANEL_BYTES),
         8 => (2, 32 << 10),
         32 if streamed => (8, PANEL_BYTES),
         128 => (8, 32 << 10),

@@ -616,7 +616,8 @@ impl CopyPlan {
                     };
                     // `E(2)` and `E(1)` transposes in blocks of a line of fields a side (the
                     // nest sees their fields as slots of their own bits), not of 64 fields:
-                    // measured u2 0.10 -> 0.20 of memcpy, u1 0.06 -> 0.12.
+                    // measured u2 0.10 -> 0.20 of memcpy, u1 0.06 -> 0.12; past the cache in
+                    // panels, as `E(4)` fields (`nest::panel_sides`).
                     let by_fields = Nest::new(loops.clone(), dst.dims().to_vec(), s.bits);
                     let lanes = matches!(
                         by_fields.kernel,
@@ -626,7 +627,7 @@ impl CopyPlan {
                         }
                     );
                     let nest = if bits == 8 && s.bits < 4 && lanes {
-                        by_fields
+                        Nest::sized(loops.clone(), dst.dims().to_vec(), s.bits, panels)
                     } else if words || bits == 4 {
                         Nest::sized(loops.clone(), dst.dims().to_vec(), bits, panels)
                     } else {
@@ -1416,6 +1417,10 @@ mod tests {
                 "s4[200,522]{1,0:T(8,128)(2,1)E(4)}",
                 "s4[200,522]{0,1:T(8,128)(2,1)E(4)}",
             ),
+            ("u2[512,2048]{1,0:E(2)}", "u2[512,2048]{0,1:E(2)}"),
+            ("u2[264,1100]{0,1:E(2)}", "u2[264,1100]{1,0:T(8,128)E(2)}"),
+            ("u1[1024,1024]{1,0:E(1)}", "u1[1024,1024]{0,1:E(1)}"),
+            ("u1[1030,600]{1,0:T(8,128)E(1)}", "u1[1030,600]{0,1:E(1)}"),
         ];
         for stream in [true, false] {
             crate::tensor::nest::with_panels(stream, || {
