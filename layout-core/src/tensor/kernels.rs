@@ -1180,9 +1180,8 @@ pub(crate) fn transpose_nibbles_into_lines<'a>(
 /// them ([`avx2::zip_plane_words`](super::avx2::zip_plane_words): plane `k` holds the fields
 /// `k`, `G + k`, `2G + k`, ... of each source row), whose [`squares`] are then destination
 /// rows `k`, `G + k`, .... `false` (nothing done) without AVX2, or where the source rows are
-/// not multiples of `64G` or 32 bytes, the rows on either side do not come in runs of `4G`
-/// (source) and `8G` (destination) or more, or (streamed) the destination rows do not start
-/// on lines.
+/// not multiples of `64G` or 32 bytes, the destination rows do not come in runs of `8G` or
+/// more, or (streamed) do not start on lines.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 pub(crate) fn transpose_planes_into_lines<'a>(
@@ -1208,7 +1207,6 @@ pub(crate) fn transpose_planes_into_lines<'a>(
         || !rows.is_multiple_of(64 * g)
         || !row.is_multiple_of(32)
         || !from.0.is_power_of_two()
-        || from.0 < 4 * g
         || !rows.is_multiple_of(from.0)
         || !lo_rows.is_power_of_two()
         || lo_rows < 8 * g
@@ -1262,8 +1260,7 @@ pub(crate) fn transpose_planes_into_lines<'a>(
 ///
 /// # Safety
 /// The CPU has AVX2; `row` is a multiple of 32 and `rows` of `4G`, `stage` is `rows · row`
-/// bytes, each of the `rows` source rows ends within `src`, and `from`'s runs are multiples
-/// of `4G` rows.
+/// bytes, and each of the `rows` source rows ends within `src`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
@@ -1276,16 +1273,25 @@ unsafe fn zip_planes<const G: usize>(
     let masks = super::bits::plane_masks::<G>().map(|m| super::avx2::splat64(m));
     let plane = rows * row / G;
     let (s, o) = (src.as_ptr(), stage.as_mut_ptr());
+    // A group's rows lie in one run of `from` (of `4G` rows or more: a stride apart), or
+    // span whole runs (tiles of fewer rows: each found on its own).
+    let strided = from.mask >= 4 * G - 1;
     for q in 0..rows / (4 * G) {
-        // The group's rows lie in one run of `from` (of `4G` rows or more): a stride apart.
         let f = at + from.at(4 * G * q);
+        let x0 = 4 * G * q;
         for k in (0..row).step_by(32) {
             // SAFETY: source row `4G·q + x < rows` ends within `src` and `k + 32 <= row`;
             // plane `p`'s row `q` is `4·row` bytes from `p·plane + q·4·row`, and `4k + 128 <=
             // 4·row` (the caller's contract). The CPU has AVX2.
             unsafe {
                 super::avx2::zip_plane_words::<G>(
-                    |x| s.add(f + x * from.lo + k),
+                    |x| {
+                        if strided {
+                            s.add(f + x * from.lo + k)
+                        } else {
+                            s.add(at + from.at(x0 + x) + k)
+                        }
+                    },
                     |p| o.add(p * plane + q * 4 * row + 4 * k),
                     &masks,
                 );
