@@ -467,6 +467,11 @@ impl RowMajor {
 }
 
 impl MemoryRuns {
+    /// The one run of the first `len` slots: the memory order of a layout without padding.
+    pub(crate) fn whole(len: usize) -> MemoryRuns {
+        MemoryRuns::Whole(Run::first(len))
+    }
+
     /// The runs of `plan` in memory order (`per_digit`: see [`DigitWalk::new`]). Without
     /// padding and `per_digit`, one run of every slot; `per_digit`, the rows of a plan whose
     /// offsets are row-major positions: both found without making a walk of the digits (a
@@ -474,7 +479,7 @@ impl MemoryRuns {
     pub(crate) fn new(plan: &Plan, per_digit: bool) -> MemoryRuns {
         let len = plan.elements();
         if !per_digit && len == plan.physical_elements() {
-            return MemoryRuns::Whole(Run::first(len));
+            return MemoryRuns::whole(len);
         }
         if per_digit && let Some(rows) = RowMajor::new(plan) {
             return MemoryRuns::Rows(rows);

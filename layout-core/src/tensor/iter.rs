@@ -362,12 +362,22 @@ impl<D: AsRef<[L::Word]>, L: Layout> TensorBase<D, L> {
     /// assert_eq!(t.values_physical().len(), 3);
     /// ```
     pub fn values_physical(&self) -> impl ExactSizeIterator<Item = L::Elem> + '_ {
-        let plan = cache::plan::<L>(&self.extents);
         Values::<L, _>::new(
             self.as_slice(),
-            MemoryRuns::new(&plan, false),
-            plan.elements(),
+            self.memory_runs(),
+            L::sizes(&self.extents).elements,
         )
+    }
+
+    /// The runs of the element slots in memory order, without indices: for a layout without
+    /// padding (as many slots as elements), the one run of every slot, found from the sizes
+    /// alone (the plan's lookup measured a third of `map_inplace` over one 4 KiB tile).
+    fn memory_runs(&self) -> MemoryRuns {
+        let sizes = L::sizes(&self.extents);
+        if sizes.elements == sizes.physical_elements {
+            return MemoryRuns::whole(sizes.elements);
+        }
+        MemoryRuns::new(&cache::plan::<L>(&self.extents), false)
     }
 
     /// The elements in memory order with their logical indices; padding slots are skipped.
@@ -405,7 +415,17 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
     /// assert_eq!(t.to_logical(), [10, 20, 30, 40]);
     /// ```
     pub fn map_inplace(&mut self, mut f: impl FnMut(L::Elem) -> L::Elem) {
-        let mut runs = MemoryRuns::new(&cache::plan::<L>(&self.extents), false);
+        let sizes = L::sizes(&self.extents);
+        if !L::PACKED && sizes.elements == sizes.physical_elements {
+            // Every slot an element: one loop, no runs to walk.
+            let words = &mut self.as_mut_slice()[..sizes.elements];
+            for k in 0..words.len() {
+                let v = f(L::load(words, k));
+                L::store(words, k, v);
+            }
+            return;
+        }
+        let mut runs = self.memory_runs();
         let words = self.as_mut_slice();
         while let Some(run) = runs.next_run(None) {
             if run.len == 0 {
@@ -453,7 +473,7 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
             other.dims(),
             L::CANONICAL
         );
-        let mut runs = MemoryRuns::new(&cache::plan::<L>(&self.extents), false);
+        let mut runs = self.memory_runs();
         let theirs = other.as_slice();
         let words = self.as_mut_slice();
         while let Some(run) = runs.next_run(None) {
