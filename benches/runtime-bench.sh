@@ -108,7 +108,7 @@ benches/runtime-bench.sh
 which runs \`cargo bench -p xla-layout-benches --bench relayout\` $RUNS times, \`cargo bench -p xla-layout-benches --bench offset\` and
 \`cargo bench -p xla-layout-benches --bench iterate\` (criterion 0.5, medians of 10 samples), on $START, measuring
 commit $COMMIT. Machine: ${CPU:-unknown CPU}, $(nproc) CPUs (\`nproc\`), L3 ${L3:-unknown};
-$(uname -sr); \`$(rustc -V)\`; default target flags (x86-64 baseline: SSE2 vectors, and AVX2 kernels for row and \`E(4)\` sub-tiles, \`E(2)\`/\`E(1)\` pairs and fields across planes, \`E(1)\` packing and transposes (in panels, 4- to 16-byte slots and bytes zipped into words there in square blocks of 32-byte rows; staged; in place) chosen at run time when the CPU has it; no
+$(uname -sr); \`$(rustc -V)\`; default target flags (x86-64 baseline: SSE2 vectors, and AVX2 kernels for row and \`E(4)\` sub-tiles, \`E(2)\`/\`E(1)\` pairs and fields across planes, \`E(1)\` packing and transposes (in panels, 4- to 16-byte slots, and bytes and \`E(4)\` \`E(2)\` \`E(1)\` fields zipped into words, in square blocks of 32-byte rows; staged; in place) chosen at run time when the CPU has it; no
 \`-C target-cpu\`). The 2 CPUs are shared with other jobs: load average (1, 5, 15 min)
 $LOAD_BEFORE before and $LOAD_AFTER after. Memory bandwidth on this machine varies by ±15%
 from minute to minute, memcpy's the most; ratios measured a few milliseconds apart (the paired
@@ -170,7 +170,7 @@ numpy's best equivalent of each relayout (\`benches/relayout_numpy.py\`: a resha
 tiled dims, a transpose, and \`np.copyto\` into a preallocated array; \`np.packbits\` and
 \`np.unpackbits\` for \`E(1)\`, which allocate their result), against \`np.copyto\` of the larger
 side's bytes, measured the same way (bf16 as uint16). numpy picks AVX2 or AVX-512 code at run
-time where it has it; so does this crate for row and \`E(4)\` sub-tiles, \`E(2)\`/\`E(1)\` pairs and planes, \`E(1)\` packing and transposes (AVX2), its other kernels are SSE2, the x86-64 baseline:
+time where it has it; so does this crate for row and \`E(4)\` sub-tiles, \`E(2)\`/\`E(1)\` pairs and planes, \`E(1)\` packing, transposes and packed fields zipped into words (AVX2), its other kernels are SSE2, the x86-64 baseline:
 
 $(cat "$LOGS/numpy.txt")
 
