@@ -2374,9 +2374,16 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                 };
                 kernel(dst, src, at, scratch);
                 for k in whole..leaf.n {
-                    edge(nest, leaf, k, [a, b, wa, wb], &mut |d, s| {
-                        dst[d] = transpose_slot(src[s], inner);
-                    });
+                    // Slots as they are in a closure of their own, which inlines into the loop
+                    // (with the slot transpose it was a call per slot: `f32[4099,4093]`
+                    // transposed, a third of the time of its whole blocks).
+                    if inner == 1 {
+                        edge(nest, leaf, k, [a, b, wa, wb], &mut |d, s| dst[d] = src[s]);
+                    } else {
+                        edge(nest, leaf, k, [a, b, wa, wb], &mut |d, s| {
+                            dst[d] = transpose_slot(src[s], inner);
+                        });
+                    }
                 }
             });
         }
@@ -2721,9 +2728,17 @@ fn edge_block(
             l.size
         }
     };
-    for x in 0..inside(&a) {
-        for y in 0..inside(&b) {
-            copy(d0 + x * a.dst + y * b.dst, s0 + x * a.src + y * b.src);
+    // The destination in order along the inner loop where it can be: stores to one row, not
+    // a slot of each of `b` rows (measured, 64 MiB, medians of three alternating runs:
+    // `u8[8191,8193]` transposed, whose edge blocks are 127 rows of 256, 0.24 -> 0.32 of
+    // memcpy).
+    let (outer, inner) = if a.dst < b.dst { (b, a) } else { (a, b) };
+    for x in 0..inside(&outer) {
+        for y in 0..inside(&inner) {
+            copy(
+                d0 + x * outer.dst + y * inner.dst,
+                s0 + x * outer.src + y * inner.src,
+            );
         }
     }
 }
