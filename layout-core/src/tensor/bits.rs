@@ -699,15 +699,13 @@ impl BitFields {
     /// copy; in cache, 4 MiB, 3.6-4.0 -> 6.1-6.7 GB/s). Blocks of 128 rows or more of whole
     /// 32-byte chunks go further in AVX2: eight source rows zipped straight into 4-byte words
     /// of fields (no row of bytes in between), whose square blocks are the destination lines
-    /// ([`kernels::transpose_nibbles_into_lines`](super::kernels::transpose_nibbles_into_lines);
+    /// ([`kernels::transpose_fields_into_lines`](super::kernels::transpose_fields_into_lines);
     /// measured, 64 MiB, medians of three alternating runs, same panels: s4 `{1,0:E(4)}` ->
     /// `{0,1:E(4)}` 0.41 -> 0.47-0.50 of memcpy, `T(8,128)E(4)` -> `{0,1:T(8,128)E(4)}` 0.42
     /// -> 0.72-0.76; in cache, 4 MiB, 10-11 -> 18-20 GB/s). Blocks of `E(2)` and `E(1)`
     /// fields of `64 · 8 / bits` rows or more likewise, the planes transposed in registers as
-    /// the rows are zipped
-    /// ([`kernels::transpose_planes_into_lines`](super::kernels::transpose_planes_into_lines);
-    /// measured, blocks of a line a side: u2 `{1,0:E(2)}` -> `{0,1:E(2)}` 0.28 -> 0.32 of
-    /// memcpy, u1 0.24 -> 0.31; in cache 8.1 -> 13.4 GB/s, u1 7.5 -> 11.5).
+    /// the rows are zipped (measured, blocks of a line a side: u2 `{1,0:E(2)}` -> `{0,1:E(2)}`
+    /// 0.28 -> 0.32 of memcpy, u1 0.24 -> 0.31; in cache 8.1 -> 13.4 GB/s, u1 7.5 -> 11.5).
     /// `E(2)` and `E(1)` rows of whole words need no unpacking either: the source rows go
     /// into the stage in groups of `g = 8 / bits` planes, each position's `g × g` matrix of
     /// fields is transposed across the planes ([`transpose_planes`]), and the byte transpose
@@ -822,12 +820,12 @@ impl BitFields {
                 }
             };
             for x0 in (0..rows).step_by(chunk) {
-                // A block staged whole: `4G` rows at a time zipped into words of fields, a
-                // plane of every `G`-th field, in square blocks.
+                // A block staged whole: rows zipped into words of fields (eight of `E(4)`, a
+                // plane of every 4th or 8th field of 16 or 32 of `E(2)` and `E(1)`), in
+                // square blocks.
                 #[cfg(target_arch = "x86_64")]
-                if planes
-                    && chunk == rows
-                    && super::kernels::transpose_planes_into_lines(
+                if chunk == rows
+                    && super::kernels::transpose_fields_into_lines(
                         (src, (s0, a.size, a.src * bits / 8, wa.src * bits / 8)),
                         (rows, row, bits),
                         stage,
@@ -889,21 +887,6 @@ impl BitFields {
                         let to = &mut dst[d0 + to(y * joined) + x0 * bits / 8..][..from.len()];
                         put(to, from, stream);
                     }
-                    continue;
-                }
-                // Eight rows at a time zipped into words of fields, in square blocks.
-                #[cfg(target_arch = "x86_64")]
-                if pairs
-                    && chunk == rows
-                    && super::kernels::transpose_nibbles_into_lines(
-                        (src, (s0, a.size, a.src * bits / 8, wa.src * bits / 8)),
-                        (rows, row),
-                        stage,
-                        (dst, d0),
-                        (b.size, b.dst * bits / 8, wb.dst * bits / 8),
-                        (stream, spread),
-                    )
-                {
                     continue;
                 }
                 for (i, into) in stage.chunks_exact_mut(len).enumerate() {

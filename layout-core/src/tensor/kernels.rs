@@ -1113,78 +1113,22 @@ pub(crate) fn transpose_bytes_into_lines<'a>(
     true
 }
 
-/// The transpose of `rows` source rows of `E(4)` fields, `row` bytes each, the row `x` at byte
-/// `at + (x % lo_rows)·lo + (x / lo_rows)·hi` of `src` (`lo_rows` a power of two that divides
-/// `rows`), into whole destination lines (as [`transpose_bytes_into_lines`], rows of `rows /
-/// 2` bytes): every eight source rows zipped into a `stage` row of 4-byte words
-/// ([`avx2::zip_nibble_words`](super::avx2::zip_nibble_words): word `j` is field `j` of each
-/// of the eight), whose [`squares`] are then the destination rows' lines, the lines of `fetch`
-/// prefetched meanwhile. `false` (nothing done) without AVX2, or where the rows are not
-/// multiples of 128 fields on both sides, the rows on either side do not come in runs of 8
-/// or more, or (streamed) the destination rows do not start on lines.
+/// The transpose of `rows` source rows of fields of `bits` = 4, 2 or 1 (`E(4)`, `E(2)`,
+/// `E(1)`), `row` bytes each, the row `x` at byte `at + (x % lo_rows)·lo + (x / lo_rows)·hi`
+/// of `src` (`lo_rows` a power of two that divides `rows`), into whole destination lines (as
+/// [`transpose_bytes_into_lines`], rows of `rows · bits / 8` bytes): every `32 / bits`
+/// source rows zipped into rows of 4-byte words of fields, whose [`squares`] are then the
+/// destination rows' lines, the lines of `fetch` prefetched meanwhile. `E(4)` fields go
+/// eight rows to a word in field order
+/// ([`avx2::zip_nibble_words`](super::avx2::zip_nibble_words)); `E(2)` and `E(1)` fields in
+/// `G = 8 / bits` planes ([`avx2::zip_plane_words`](super::avx2::zip_plane_words): plane `k`
+/// holds the fields `k`, `G + k`, `2G + k`, ... of each row, whose words are destination
+/// rows `k`, `G + k`, ...). `false` (nothing done) without AVX2, or where the source rows
+/// are not 16 words' worth of rows or 32 bytes, the destination rows do not come in runs of
+/// 8 a plane or more, or (streamed) do not start on lines.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-pub(crate) fn transpose_nibbles_into_lines<'a>(
-    (src, from): (&[u8], (usize, usize, usize, usize)),
-    (rows, row): (usize, usize),
-    stage: &mut [u8],
-    (out, at): (&mut [u8], usize),
-    (lo_rows, lo, hi): (usize, usize, usize),
-    (stream, fetch): (bool, Option<Fetch<'a>>),
-) -> bool {
-    let lead = if stream {
-        out.as_ptr().align_offset(LINE)
-    } else {
-        0
-    };
-    let (s_at, from) = (from.0, (from.1, from.2, from.3));
-    let runs = |(n, _, _): (usize, usize, usize)| n.is_power_of_two() && n >= 8;
-    if !super::avx2::available()
-        || !rows.is_multiple_of(128)
-        || !row.is_multiple_of(32)
-        || !runs(from)
-        || !rows.is_multiple_of(from.0)
-        || !runs((lo_rows, lo, hi))
-        || stage.len() < rows * row
-        || at < lead
-        || (stream && ![at - lead, lo, hi].iter().all(|k| k.is_multiple_of(LINE)))
-    {
-        return false;
-    }
-    let from = Rows::new(from.0, from.1, from.2);
-    // The last row is the farthest (`rows` is whole runs), and within `src`.
-    let src = &src[..s_at + from.at(rows - 1) + row];
-    let (a, b) = (rows / 8, 2 * row);
-    // SAFETY: the CPU has AVX2 (checked); `row` is a multiple of 32 (checked), every source
-    // row ends within `src` (above), and the stage is `rows / 8` rows of `8·row` bytes.
-    unsafe { zip_nibbles(&mut stage[..rows * row], row, src, (s_at, from)) };
-    let (at, out) = (at - lead, &mut out[lead..]);
-    let to = Rows::new(lo_rows, lo, hi);
-    // SAFETY: the CPU has AVX2; the stage is `a` rows of `b` 4-byte words (`a·b·4 = rows·row`
-    // bytes), `R = 8` divides `b` (`row` is a multiple of 32) and `to`'s runs (`lo_rows`, a
-    // power of two of 8 or more), `2R = 16` divides `a` (`rows` a multiple of 128); destination
-    // rows are `a` words, whole lines, and streamed, `out` and every row start on lines
-    // (checked).
-    unsafe {
-        if stream {
-            squares::<4, 1, true>(stage, (a, b), out, (at, to), fetch);
-        } else {
-            squares::<4, 1, false>(stage, (a, b), out, (at, to), fetch);
-        }
-    }
-    true
-}
-
-/// [`transpose_nibbles_into_lines`] for fields of `bits` = 2 or 1 (`E(2)`, `E(1)`): every
-/// `4G` source rows (`G = 8 / bits`) zipped into rows of 4-byte words of fields, `G` planes of
-/// them ([`avx2::zip_plane_words`](super::avx2::zip_plane_words): plane `k` holds the fields
-/// `k`, `G + k`, `2G + k`, ... of each source row), whose [`squares`] are then destination
-/// rows `k`, `G + k`, .... `false` (nothing done) without AVX2, or where the source rows are
-/// not multiples of `64G` or 32 bytes, the destination rows do not come in runs of `8G` or
-/// more, or (streamed) do not start on lines.
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-pub(crate) fn transpose_planes_into_lines<'a>(
+pub(crate) fn transpose_fields_into_lines<'a>(
     (src, from): (&[u8], (usize, usize, usize, usize)),
     (rows, row, bits): (usize, usize, usize),
     stage: &mut [u8],
@@ -1192,9 +1136,11 @@ pub(crate) fn transpose_planes_into_lines<'a>(
     (lo_rows, lo, hi): (usize, usize, usize),
     (stream, fetch): (bool, Option<Fetch<'a>>),
 ) -> bool {
-    let g = match bits {
-        1 => 8,
-        2 => 4,
+    // Planes of fields, and source rows a word.
+    let (g, per) = match bits {
+        4 => (1, 8),
+        2 => (4, 16),
+        1 => (8, 32),
         _ => return false,
     };
     let lead = if stream {
@@ -1204,7 +1150,7 @@ pub(crate) fn transpose_planes_into_lines<'a>(
     };
     let (s_at, from) = (from.0, (from.1, from.2, from.3));
     if !super::avx2::available()
-        || !rows.is_multiple_of(64 * g)
+        || !rows.is_multiple_of(16 * per)
         || !row.is_multiple_of(32)
         || !from.0.is_power_of_two()
         || !rows.is_multiple_of(from.0)
@@ -1219,30 +1165,29 @@ pub(crate) fn transpose_planes_into_lines<'a>(
     let from = Rows::new(from.0, from.1, from.2);
     // The last row is the farthest (`rows` is whole runs), and within `src`.
     let src = &src[..s_at + from.at(rows - 1) + row];
-    let plane = rows * row / g;
     let stage = &mut stage[..rows * row];
-    // SAFETY: the CPU has AVX2 (checked); `row` is a multiple of 32 and `rows` of `4G`
-    // (checked), every source row ends within `src` (above), and the stage is `G` planes of
-    // `rows / 4G` rows of `4·row` bytes.
+    // SAFETY: the CPU has AVX2 (checked); `row` is a multiple of 32 and `rows` of the rows of
+    // a word (checked), every source row ends within `src` (above), and the stage is `rows ·
+    // row` bytes.
     unsafe {
-        if g == 8 {
-            zip_planes::<8>(stage, (rows, row), src, (s_at, from));
-        } else {
-            zip_planes::<4>(stage, (rows, row), src, (s_at, from));
+        match g {
+            1 => zip_nibbles(stage, row, src, (s_at, from)),
+            4 => zip_planes::<4>(stage, (rows, row), src, (s_at, from)),
+            _ => zip_planes::<8>(stage, (rows, row), src, (s_at, from)),
         }
     }
     let (at, out) = (at - lead, &mut out[lead..]);
     // Plane `k`'s word `j` is destination row `G·j + k`, at `k·lo + to(G·j)`; `G` divides
     // the runs of `lo_rows` rows.
     let to = Rows::new(lo_rows / g, g * lo, hi);
-    let (a, b) = (rows / (4 * g), row);
-    for (k, plane) in stage.chunks_exact(plane).enumerate() {
+    let (a, b) = (rows / per, row * 8 / bits / g);
+    for (k, plane) in stage.chunks_exact(rows * row / g).enumerate() {
         let fetch = fetch.map(|f| f.part(k, g));
         // SAFETY: the CPU has AVX2; the plane is `a` rows of `b` 4-byte words (`a·b·4 =
         // rows·row / G` bytes), `R = 8` divides `b` (`row` is a multiple of 32) and `to`'s
         // runs (`lo_rows / G`, a power of two of 8 or more), `2R = 16` divides `a` (`rows` a
-        // multiple of `64G`); destination rows are `a` words, whole lines, and streamed, `out`
-        // and every row start on lines (checked: `k·lo` is whole lines too).
+        // multiple of 16 words' rows); destination rows are `a` words, whole lines, and
+        // streamed, `out` and every row start on lines (checked: `k·lo` is whole lines too).
         unsafe {
             if stream {
                 squares::<4, 1, true>(plane, (a, b), out, (at + k * lo, to), fetch);
@@ -1306,8 +1251,7 @@ unsafe fn zip_planes<const G: usize>(
 ///
 /// # Safety
 /// The CPU has AVX2; `row` is a multiple of 32, `stage` is whole rows of `8·row` bytes, and
-/// each of its `8 · stage.len() / (8·row)` source rows ends within `src`; `from`'s runs are
-/// a multiple of 8 rows.
+/// each of its `8 · stage.len() / (8·row)` source rows ends within `src`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]

@@ -354,11 +354,11 @@ pub(crate) fn with_panels<R>(streamed: bool, f: impl FnOnce() -> R) -> R {
 /// 0.81 (64 KiB 0.62; in cache 0.385 -> 0.438); f64 stays at 4 lines (8: 0.72 -> 0.70, rows
 /// -> `{0,1:T(8,128)}` 0.73 -> 0.68), bf16 too (2 lines: 2-D 0.61 -> 0.64 but
 /// `bf16[50257,768]` 0.49 -> 0.38). Since `E(4)` fields are zipped eight rows to a word
-/// (`kernels::transpose_nibbles_into_lines`): 64 KiB of 2-line rows against 32 KiB of 1
+/// (`kernels::transpose_fields_into_lines`): 64 KiB of 2-line rows against 32 KiB of 1
 /// line, s4 `{1,0:E(4)}` -> `{0,1:E(4)}` 0.47-0.50 -> 0.60-0.62, `T(8,128)E(4)` ->
 /// `{0,1:T(8,128)E(4)}` 0.72-0.76 -> 0.80 (4 lines 0.43-0.69, 8 lines 0.52-0.55); in cache
 /// within the noise. `E(2)` and `E(1)` fields since they are zipped into words too
-/// (`kernels::transpose_planes_into_lines`), in panels against blocks of a line a side
+/// (`kernels::transpose_fields_into_lines`), in panels against blocks of a line a side
 /// (medians of four alternating runs): u2 `{1,0:E(2)}` -> `{0,1:E(2)}` 0.31 -> 0.38 in
 /// 32 KiB of 1-line rows, 0.43 in 64 KiB (2 lines 0.35), u1 0.31 -> 0.33 in 32 KiB, 0.34 in
 /// 64 KiB of 1 line, 0.41 of 2 lines (but u1 `{0,1:E(1)}` -> `T(8,128)E(1)` 0.26 -> 0.25).
