@@ -1570,20 +1570,6 @@ fn transpose_planes(buf: &mut [u8], n: usize, bits: usize) {
     }
 }
 
-/// The masks of the rounds of [`transpose_planes_of`]: per round `r` (`s = G >> (r + 1)` =
-/// G/2, .., 1; 0 past the last), the fields of each byte whose column has bit `s` clear, in
-/// every byte of a word.
-pub(crate) fn plane_masks<const G: usize>() -> [u64; 3] {
-    let bits = 8 / G;
-    core::array::from_fn(|r| {
-        let s = G >> (r + 1);
-        let byte = (0..G)
-            .filter(|c| c & s == 0)
-            .fold(0u64, |m, c| m | ((1 << bits) - 1) << (c * bits));
-        byte * 0x0101_0101_0101_0101
-    })
-}
-
 #[allow(unsafe_code)]
 fn transpose_planes_of<const G: usize>(buf: &mut [u8], n: usize) {
     assert!(
@@ -1591,7 +1577,7 @@ fn transpose_planes_of<const G: usize>(buf: &mut [u8], n: usize) {
         "whole words of every plane"
     );
     let bits = 8 / G;
-    let masks = plane_masks::<G>();
+    let masks = lanes::plane_masks::<G>();
     let (planes, _) = buf.split_at_mut(G * n);
     #[cfg(target_arch = "x86_64")]
     let done = if super::avx2::available() {

@@ -1215,7 +1215,7 @@ unsafe fn zip_planes<const G: usize>(
     src: &[u8],
     (at, from): (usize, Rows),
 ) {
-    let masks = super::bits::plane_masks::<G>().map(|m| super::avx2::splat64(m));
+    let masks = lanes::plane_masks::<G>().map(|m| super::avx2::splat64(m));
     let plane = rows * row / G;
     let (s, o) = (src.as_ptr(), stage.as_mut_ptr());
     // A group's rows lie in one run of `from` (of `4G` rows or more: a stride apart), or

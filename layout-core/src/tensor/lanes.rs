@@ -425,6 +425,21 @@ pub(crate) use imp::{
     sign_crumbs, sign_nibbles, store, swap_nibbles,
 };
 
+/// The masks of the rounds of a transpose of `G × G` matrices of `8 / G`-bit fields across
+/// `G` rows (`bits::transpose_planes`, `avx2::transpose_fields`): per round `r` (`s = G >> (r + 1)` =
+/// G/2, .., 1; 0 past the last), the fields of each byte whose column has bit `s` clear, in
+/// every byte of a word.
+pub(crate) fn plane_masks<const G: usize>() -> [u64; 3] {
+    let bits = 8 / G;
+    core::array::from_fn(|r| {
+        let s = G >> (r + 1);
+        let byte = (0..G)
+            .filter(|c| c & s == 0)
+            .fold(0u64, |m, c| m | ((1 << bits) - 1) << (c * bits));
+        byte * 0x0101_0101_0101_0101
+    })
+}
+
 /// `from` as a `k × k` block of elements of `from.len() / k²` bytes, transposed into `to`
 /// (element `(i, j)`, at `i·k + j`, to `j·k + i`): one slot of [`transpose_slots`]. Elements
 /// narrower than a byte (`E(4)` fields, 2 × 2 in 2 bytes) are bit fields of `8 · from.len()
