@@ -367,7 +367,7 @@ pub(crate) unsafe fn zip_plane_words<const G: usize>(
     out: impl Fn(usize) -> *mut u8,
     masks: &[Y; 3],
 ) {
-    // Loops, not `array::from_fn`: its closures were not inlined (and lost AVX2).
+    // Loops, not `array::from_fn`, whose closure here was not inlined (a call a group).
     let mut groups = [[zero(); G]; 4];
     for (q, w) in groups.iter_mut().enumerate() {
         for (k, v) in w.iter_mut().enumerate() {

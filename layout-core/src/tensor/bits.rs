@@ -799,7 +799,7 @@ impl BitFields {
             // `{0,1:E(4)}` 0.35 -> 0.39 of memcpy, `T(8,128)E(4)` -> `{0,1:T(8,128)E(4)}`
             // 0.33 -> 0.38, but `{0,1:E(4)}` -> `T(8,128)E(4)` 0.36 -> 0.32.
             #[cfg(target_arch = "x86_64")]
-            let spread = next.filter(|_| pairs && chunk == rows).and_then(|n| {
+            let staged = next.filter(|_| chunk == rows).and_then(|n| {
                 super::kernels::Fetch::rows(
                     src,
                     n,
@@ -807,6 +807,8 @@ impl BitFields {
                     (rows, row),
                 )
             });
+            #[cfg(target_arch = "x86_64")]
+            let spread = staged.filter(|_| pairs);
             #[cfg(target_arch = "x86_64")]
             let spread_next = spread.is_some();
             #[cfg(not(target_arch = "x86_64"))]
@@ -831,17 +833,7 @@ impl BitFields {
                         stage,
                         (dst, d0),
                         (b.size, b.dst * bits / 8, wb.dst * bits / 8),
-                        (
-                            stream,
-                            next.and_then(|n| {
-                                super::kernels::Fetch::rows(
-                                    src,
-                                    n,
-                                    (a.size, a.src * bits / 8, wa.src * bits / 8),
-                                    (rows, row),
-                                )
-                            }),
-                        ),
+                        (stream, staged),
                     )
                 {
                     continue;

@@ -417,13 +417,8 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
     pub fn map_inplace(&mut self, mut f: impl FnMut(L::Elem) -> L::Elem) {
         let sizes = L::sizes(&self.extents);
         if !L::PACKED && sizes.elements == sizes.physical_elements {
-            // Every slot an element: one loop, no runs to walk.
-            let words = &mut self.as_mut_slice()[..sizes.elements];
-            for k in 0..words.len() {
-                let v = f(L::load(words, k));
-                L::store(words, k, v);
-            }
-            return;
+            // Every slot an element: no runs to walk.
+            return map_along::<L>(&mut self.as_mut_slice()[..sizes.elements], &mut f);
         }
         let mut runs = self.memory_runs();
         let words = self.as_mut_slice();
@@ -432,11 +427,7 @@ impl<D: AsRef<[L::Word]> + AsMut<[L::Word]>, L: Layout> TensorBase<D, L> {
                 continue;
             }
             if !L::PACKED && run.stride == 1 {
-                let sub = &mut words[run.offset..run.offset + run.len];
-                for k in 0..sub.len() {
-                    let v = f(L::load(sub, k));
-                    L::store(sub, k, v);
-                }
+                map_along::<L>(&mut words[run.offset..run.offset + run.len], &mut f);
             } else {
                 for k in 0..run.len {
                     let o = run.offset + k * run.stride;
@@ -529,5 +520,15 @@ impl<D: AsRef<[L::Elem]> + AsMut<[L::Elem]>, L: Layout<Word = <L as Layout>::Ele
             later: plan.elements(),
             borrow: PhantomData,
         }
+    }
+}
+
+/// `f` over a run of slots one after the other (of a layout whose slots are its words), in
+/// one loop the compiler vectorizes.
+#[inline(always)]
+fn map_along<L: Layout>(sub: &mut [L::Word], f: &mut impl FnMut(L::Elem) -> L::Elem) {
+    for k in 0..sub.len() {
+        let v = f(L::load(sub, k));
+        L::store(sub, k, v);
     }
 }

@@ -1171,9 +1171,9 @@ pub(crate) fn transpose_fields_into_lines<'a>(
     // row` bytes.
     unsafe {
         match g {
-            1 => zip_nibbles(stage, row, src, (s_at, from)),
-            4 => zip_planes::<4>(stage, (rows, row), src, (s_at, from)),
-            _ => zip_planes::<8>(stage, (rows, row), src, (s_at, from)),
+            1 => zip_fields::<1, 8>(stage, (rows, row), src, (s_at, from)),
+            4 => zip_fields::<4, 16>(stage, (rows, row), src, (s_at, from)),
+            _ => zip_fields::<8, 32>(stage, (rows, row), src, (s_at, from)),
         }
     }
     let (at, out) = (at - lead, &mut out[lead..]);
@@ -1199,74 +1199,56 @@ pub(crate) fn transpose_fields_into_lines<'a>(
     true
 }
 
-/// Every `4G` source rows (`x` at `at + from.at(x)` bytes into `src`, `row` bytes each)
-/// zipped into a row of each of the `G` planes of `stage`
-/// ([`avx2::zip_plane_words`](super::avx2::zip_plane_words)), 32 bytes of each at a time.
+/// Every `PER` source rows (`x` at `at + from.at(x)` bytes into `src`, `row` bytes each)
+/// zipped into a row of each of the `G` planes of `stage`, 32 bytes of each at a time: `E(4)`
+/// fields (`G` = 1, eight rows a word,
+/// [`avx2::zip_nibble_words`](super::avx2::zip_nibble_words)), `E(2)` and `E(1)` (`G` = 4 or
+/// 8, `4G` rows a word, [`avx2::zip_plane_words`](super::avx2::zip_plane_words)).
 ///
 /// # Safety
-/// The CPU has AVX2; `row` is a multiple of 32 and `rows` of `4G`, `stage` is `rows · row`
-/// bytes, and each of the `rows` source rows ends within `src`.
+/// The CPU has AVX2; `(G, PER)` is `(1, 8)`, `(4, 16)` or `(8, 32)`; `row` is a multiple of 32
+/// and `rows` of `PER`, `stage` is `rows · row` bytes, and each of the `rows` source rows ends
+/// within `src`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn zip_planes<const G: usize>(
+unsafe fn zip_fields<const G: usize, const PER: usize>(
     stage: &mut [u8],
     (rows, row): (usize, usize),
     src: &[u8],
     (at, from): (usize, Rows),
 ) {
     let masks = lanes::plane_masks::<G>().map(|m| super::avx2::splat64(m));
-    let plane = rows * row / G;
+    // Bytes of a plane, and of a plane's row (the words of `PER` rows).
+    let (plane, words) = (rows * row / G, row * PER / G);
     let (s, o) = (src.as_ptr(), stage.as_mut_ptr());
-    // A group's rows lie in one run of `from` (of `4G` rows or more: a stride apart), or
-    // span whole runs (tiles of fewer rows: each found on its own).
-    let strided = from.mask >= 4 * G - 1;
-    for q in 0..rows / (4 * G) {
-        let f = at + from.at(4 * G * q);
-        let x0 = 4 * G * q;
+    // A group's rows lie in one run of `from` (a stride apart), or span whole runs (tiles of
+    // fewer rows: each found on its own).
+    let strided = from.mask >= PER - 1;
+    for q in 0..rows / PER {
+        let (x0, f) = (PER * q, at + from.at(PER * q));
         for k in (0..row).step_by(32) {
-            // SAFETY: source row `4G·q + x < rows` ends within `src` and `k + 32 <= row`;
-            // plane `p`'s row `q` is `4·row` bytes from `p·plane + q·4·row`, and `4k + 128 <=
-            // 4·row` (the caller's contract). The CPU has AVX2.
+            let row = |x: usize| {
+                let at = if strided {
+                    f + x * from.lo
+                } else {
+                    at + from.at(x0 + x)
+                };
+                // SAFETY: source row `PER·q + x < rows` ends within `src`, and `k + 32 <= row`
+                // (the caller's contract).
+                unsafe { s.add(at + k) }
+            };
+            // SAFETY: plane `p`'s row `q` is `words` bytes from `p·plane + q·words`, and the
+            // words of these 32 bytes end `(k + 32)·PER / G <= words` bytes in.
+            let out = |p: usize| unsafe { o.add(p * plane + q * words + k * PER / G) };
+            // SAFETY: every row is readable for 32 bytes and every plane's `out` writable for
+            // `32·PER / G` bytes (above); the CPU has AVX2.
             unsafe {
-                super::avx2::zip_plane_words::<G>(
-                    |x| {
-                        if strided {
-                            s.add(f + x * from.lo + k)
-                        } else {
-                            s.add(at + from.at(x0 + x) + k)
-                        }
-                    },
-                    |p| o.add(p * plane + q * 4 * row + 4 * k),
-                    &masks,
-                );
-            }
-        }
-    }
-}
-
-/// Every eight source rows (`x` at `at + from.at(x)` bytes into `src`, `row` bytes each)
-/// zipped into a row of `stage` ([`avx2::zip_nibble_words`](super::avx2::zip_nibble_words)),
-/// 32 bytes of each at a time.
-///
-/// # Safety
-/// The CPU has AVX2; `row` is a multiple of 32, `stage` is whole rows of `8·row` bytes, and
-/// each of its `8 · stage.len() / (8·row)` source rows ends within `src`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[allow(unsafe_code)]
-unsafe fn zip_nibbles(stage: &mut [u8], row: usize, src: &[u8], (at, from): (usize, Rows)) {
-    let s = src.as_ptr();
-    for (g, into) in stage.chunks_exact_mut(8 * row).enumerate() {
-        let rows = from.group::<8>(at, 8 * g);
-        for k in (0..row).step_by(32) {
-            // SAFETY: each row ends within `src`, `k + 32 <= row`; `into` is `8·row` bytes,
-            // `8k + 256 <= 8·row` (the caller's contract). The CPU has AVX2.
-            unsafe {
-                super::avx2::zip_nibble_words(
-                    rows.map(|r| s.add(r + k)),
-                    into.as_mut_ptr().add(8 * k),
-                );
+                if G == 1 {
+                    super::avx2::zip_nibble_words(core::array::from_fn(row), out(0));
+                } else {
+                    super::avx2::zip_plane_words::<G>(row, out, &masks);
+                }
             }
         }
     }

@@ -426,9 +426,9 @@ pub(crate) use imp::{
 };
 
 /// The masks of the rounds of a transpose of `G × G` matrices of `8 / G`-bit fields across
-/// `G` rows (`bits::transpose_planes`, `avx2::transpose_fields`): per round `r` (`s = G >> (r + 1)` =
-/// G/2, .., 1; 0 past the last), the fields of each byte whose column has bit `s` clear, in
-/// every byte of a word.
+/// `G` rows (`bits::transpose_planes`, `avx2::transpose_fields`): per round `r` (`s = G >>
+/// (r + 1)` = G/2, .., 1; 0 past the last), the fields of each byte whose column has bit `s`
+/// clear, in every byte of a word.
 pub(crate) fn plane_masks<const G: usize>() -> [u64; 3] {
     let bits = 8 / G;
     core::array::from_fn(|r| {

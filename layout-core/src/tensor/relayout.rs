@@ -626,8 +626,10 @@ impl CopyPlan {
                             ..
                         }
                     );
-                    let nest = if bits == 8 && s.bits < 4 && lanes {
+                    let nest = if bits == 8 && s.bits < 4 && lanes && panels {
                         Nest::sized(loops.clone(), dst.dims().to_vec(), s.bits, panels)
+                    } else if bits == 8 && s.bits < 4 && lanes {
+                        by_fields
                     } else if words || bits == 4 {
                         Nest::sized(loops.clone(), dst.dims().to_vec(), bits, panels)
                     } else {
