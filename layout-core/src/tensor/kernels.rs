@@ -2531,8 +2531,8 @@ fn stage_rows(out: &mut [u8], from: &[u8], buf: &mut [u8], runs: &Runs) {
 /// MiB, against memcpy (medians of three or four alternating runs): u8 `T(8,32)` 0.55 -> 0.78,
 /// u8[4096,16384] 0.71 -> 1.00, u8 `T(8,16)` 0.55 -> 0.77, bf16 `T(8,16)` 0.85 -> 1.33; runs of
 /// a whole line (f32 `T(8,16)`) lost 0.98 -> 0.90 and are not prefetched. The streamed
-/// sub-tile interleaves (`zip_avx2`, of any rows, and `bits::zip_nibbles_avx2` for `E(4)`
-/// fields, of rows a page apart) fetch each row as far ahead: s8 rows -> `T(32,128)(4,1)` 0.89 -> 0.94, bf16
+/// sub-tile interleaves (`zip_avx2` and `bits::zip_nibbles_avx2` for `E(4)` fields, of any
+/// rows) fetch each row as far ahead: s8 rows -> `T(32,128)(4,1)` 0.89 -> 0.94, bf16
 /// `T(8,128)(2,1)` 0.83 -> 0.92, u8 `(8,1)` 0.91 -> 0.94, s4 `T(8,128)(2,1)E(4)` 0.63 -> 0.69,
 /// `(4,1)E(4)` 0.92 -> 0.97 (2 and 4 KiB ahead measured no better).
 pub(crate) const FETCH_AHEAD: usize = 1024;
