@@ -164,65 +164,147 @@ pub(crate) fn exchange(a: Y, b: Y, mask: Y, shift: u32) -> (Y, Y) {
     )
 }
 
-/// The four little-endian 32-bit words at `p`, each in the low half of a 64-bit lane.
-///
-/// # Safety
-/// `p` is valid for reads of 16 bytes; the CPU has AVX2.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn widen32(p: *const u8) -> Y {
-    // SAFETY: `p` is readable for 16 bytes (the caller's contract); `vmovdqu` takes any
-    // alignment.
-    Y(unsafe { core::arch::x86_64::_mm256_cvtepu32_epi64(_mm_loadu_si128(p.cast())) })
+/// Lookup tables for [`zip_units`] and [`unzip_units`], fields of 1 or 2 bits, each table
+/// in both 16-byte halves (indexed by a nibble, `vpshufb`): `spread[x]` puts a nibble's
+/// fields of row `x` at every other field, row 1's one field up; `gather[x][h]` takes the
+/// fields of row `x` (the even or the odd ones) out of a nibble of a zipped byte, into the low
+/// (`h` = 0) or high half of a nibble.
+#[derive(Clone, Copy)]
+pub(crate) struct UnitTables {
+    spread: [Y; 2],
+    gather: [[Y; 2]; 2],
 }
 
-/// The low 32 bits of each 64-bit lane of `v`, stored as four little-endian words at `p`
-/// (the inverse of [`widen32`]).
-///
-/// # Safety
-/// `p` is valid for writes of 16 bytes; the CPU has AVX2.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn narrow32(v: Y, p: *mut u8) {
-    use core::arch::x86_64::{_mm256_permutevar8x32_epi32, _mm256_setr_epi32};
-    let low = _mm256_permutevar8x32_epi32(v.0, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
-    // SAFETY: `p` is writable for 16 bytes (the caller's contract); `vmovdqu` takes any
-    // alignment.
-    unsafe { _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(low)) };
+impl UnitTables {
+    /// The tables for fields of `bits` (1 or 2) bits.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) fn new(bits: usize) -> UnitTables {
+        use core::arch::x86_64::_mm256_broadcastsi128_si256;
+        let [spread, gather] = &UNIT_TABLES[bits - 1];
+        // SAFETY: each table is 16 readable bytes.
+        let load = |t: &[u8; 16]| {
+            Y(_mm256_broadcastsi128_si256(unsafe {
+                _mm_loadu_si128(t.as_ptr().cast())
+            }))
+        };
+        UnitTables {
+            spread: [load(&spread[0]), load(&spread[1])],
+            gather: [
+                [load(&gather[0]), load(&gather[1])],
+                [load(&gather[2]), load(&gather[3])],
+            ],
+        }
+    }
 }
 
-/// In each 64-bit lane, `(v | v << shift) & mask` (`shift` < 64; a round of
-/// `bits::spread`), or with `DOWN` `(v | v >> shift) & mask` (of `bits::gather`).
+/// [`UnitTables`]' tables for fields of 1 and 2 bits, as bytes: the spreads of rows 0 and 1
+/// (two used of four), then the gathers of row 0 low and high and of row 1 low and high.
+static UNIT_TABLES: [[[[u8; 16]; 4]; 2]; 2] = [unit_tables(1), unit_tables(2)];
+
+/// [`UNIT_TABLES`] for fields of `bits` bits.
+const fn unit_tables(bits: u32) -> [[[u8; 16]; 4]; 2] {
+    let (mask, per) = ((1u8 << bits) - 1, 4 / bits);
+    let mut t = [[[0u8; 16]; 4]; 2];
+    let mut n = 0;
+    while n < 16 {
+        let (mut spread, mut i) = (0u8, 0);
+        while i < per {
+            spread |= ((n as u8 >> (i * bits)) & mask) << (2 * i * bits);
+            i += 1;
+        }
+        t[0][0][n] = spread;
+        t[0][1][n] = spread << bits;
+        let mut x = 0;
+        while x < 2 {
+            let (mut gather, mut i) = (0u8, 0);
+            while i < per / 2 {
+                gather |= ((n as u8 >> ((2 * i + x) * bits)) & mask) << (i * bits);
+                i += 1;
+            }
+            t[1][2 * x as usize][n] = gather;
+            t[1][2 * x as usize + 1][n] = gather << 2;
+            x += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+/// Each byte's low nibble and high nibble, as bytes.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn fold<const DOWN: bool>(v: Y, shift: u32, mask: Y) -> Y {
-    use core::arch::x86_64::{_mm_cvtsi32_si128, _mm256_sll_epi64, _mm256_srl_epi64};
-    let count = _mm_cvtsi32_si128(shift as i32);
-    let moved = if DOWN {
-        _mm256_srl_epi64(v.0, count)
-    } else {
-        _mm256_sll_epi64(v.0, count)
+fn nibbles(v: __m256i) -> [__m256i; 2] {
+    let low = _mm256_set1_epi8(0x0f);
+    [
+        _mm256_and_si256(v, low),
+        _mm256_and_si256(_mm256_srli_epi16::<4>(v), low),
+    ]
+}
+
+/// Two rows of 32 bytes of fields of 1 or 2 bits (`tables`'), `a` and `b`, zipped: field `c`
+/// of row `x` to field `2c + x` of the 64 bytes returned (in two registers). Each byte of the
+/// result is one nibble of each row spread apart (a table lookup each, `vpshufb`), the bytes
+/// from the low nibbles interleaved with those from the high ones. The first register depends
+/// on the rows' low halves only.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn zip_units(a: Y, b: Y, tables: &UnitTables) -> [Y; 2] {
+    use core::arch::x86_64::{_mm256_permute2x128_si256, _mm256_shuffle_epi8};
+    let ([al, ah], [bl, bh]) = (nibbles(a.0), nibbles(b.0));
+    let [ta, tb] = tables.spread.map(|t| t.0);
+    let lo = _mm256_or_si256(_mm256_shuffle_epi8(ta, al), _mm256_shuffle_epi8(tb, bl));
+    let hi = _mm256_or_si256(_mm256_shuffle_epi8(ta, ah), _mm256_shuffle_epi8(tb, bh));
+    // Bytes 0-7 | 16-23 of the rows, then 8-15 | 24-31: each a 2-byte unit of the result.
+    let (x, y) = (_mm256_unpacklo_epi8(lo, hi), _mm256_unpackhi_epi8(lo, hi));
+    [
+        Y(_mm256_permute2x128_si256::<0x20>(x, y)),
+        Y(_mm256_permute2x128_si256::<0x31>(x, y)),
+    ]
+}
+
+/// The inverse of [`zip_units`]: 64 bytes of zipped fields, `x` then `y`, split into their two
+/// rows of 32 bytes. Each byte's nibbles give a nibble of each row (two table lookups), and
+/// each pair of bytes one byte of each row. The low half of each row depends on `x` only.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn unzip_units(x: Y, y: Y, tables: &UnitTables) -> [Y; 2] {
+    use core::arch::x86_64::{
+        _mm256_packus_epi16, _mm256_permute4x64_epi64, _mm256_set1_epi16, _mm256_shuffle_epi8,
     };
-    Y(_mm256_and_si256(_mm256_or_si256(v.0, moved), mask.0))
+    let ([xl, xh], [yl, yh]) = (nibbles(x.0), nibbles(y.0));
+    let mut rows = [zero(); 2];
+    for (row, [lo, hi]) in rows.iter_mut().zip(tables.gather) {
+        // Each byte's nibble of the row, then each pair's two nibbles in its low byte.
+        let mut pairs = [(xl, xh), (yl, yh)];
+        for (l, h) in &mut pairs {
+            let g = _mm256_or_si256(_mm256_shuffle_epi8(lo.0, *l), _mm256_shuffle_epi8(hi.0, *h));
+            let g = _mm256_or_si256(g, _mm256_srli_epi16::<4>(g));
+            *l = _mm256_and_si256(g, _mm256_set1_epi16(0xff));
+        }
+        let packed = _mm256_packus_epi16(pairs[0].0, pairs[1].0);
+        *row = Y(_mm256_permute4x64_epi64::<0xd8>(packed));
+    }
+    rows
 }
 
-/// In each 64-bit lane, `a | b << shift`.
+/// Stores the low half of `v` at `p`, with a non-temporal store if `STREAM`.
+///
+/// # Safety
+/// `p` is valid for writes of 16 bytes, 16-byte aligned if `STREAM`; the CPU has AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn or_shifted(a: Y, b: Y, shift: u32) -> Y {
-    use core::arch::x86_64::{_mm_cvtsi32_si128, _mm256_sll_epi64};
-    Y(_mm256_or_si256(
-        a.0,
-        _mm256_sll_epi64(b.0, _mm_cvtsi32_si128(shift as i32)),
-    ))
-}
-
-/// In each 64-bit lane, `v >> shift`.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) fn shr64(v: Y, shift: u32) -> Y {
-    use core::arch::x86_64::{_mm_cvtsi32_si128, _mm256_srl_epi64};
-    Y(_mm256_srl_epi64(v.0, _mm_cvtsi32_si128(shift as i32)))
+pub(crate) unsafe fn store_low<const STREAM: bool>(v: Y, p: *mut u8) {
+    let low = _mm256_castsi256_si128(v.0);
+    // SAFETY: `p` is writable for 16 bytes, and 16-byte aligned when streamed (the caller's
+    // contract).
+    unsafe {
+        if STREAM {
+            _mm_stream_si128(p.cast(), low);
+        } else {
+            _mm_storeu_si128(p.cast(), low);
+        }
+    }
 }
 
 /// Zeros.
@@ -256,12 +338,12 @@ pub(crate) unsafe fn load_halves(lo: *const u8, hi: *const u8) -> Y {
 /// 32-byte non-temporal stores ran 8 GB/s there, of 16-byte ones 38).
 ///
 /// # Safety
-/// `p` is valid for writes of 32 bytes, 32-byte aligned if `STREAM`; the CPU has AVX2.
+/// `p` is valid for writes of 32 bytes, 16-byte aligned if `STREAM`; the CPU has AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn store<const STREAM: bool>(v: Y, p: *mut u8) {
-    // SAFETY: `p` is writable for 32 bytes, and 32-byte aligned when streamed (the caller's
-    // contract).
+    // SAFETY: `p` is writable for 32 bytes, and 16-byte aligned when streamed (the caller's
+    // contract), as both halves' stores need.
     unsafe {
         if STREAM {
             _mm_stream_si128(p.cast(), _mm256_castsi256_si128(v.0));

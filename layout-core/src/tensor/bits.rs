@@ -985,16 +985,38 @@ impl BitFields {
                     // (measured u1 rows -> `T(8,128)(2,1)E(1)` 0.59 -> 1.32 GB/s, u2 1.38 ->
                     // 1.64; four or eight rows are faster through bytes).
                     let row = len * bits / 8;
-                    let pair = |s: usize| (first.1 + s, first.1 + s + a.src * bits / 8);
+                    let gap = a.src * bits / 8;
+                    // By value: captured references would be reloaded after every store.
+                    let pair = move |s: usize| (first.1 + s, first.1 + s + gap);
                     #[cfg(target_arch = "x86_64")]
                     if super::avx2::available() && row.is_multiple_of(16) {
                         // Every block in AVX2 registers, the masks made once, not a call per
                         // block through `zip_pairs` (measured u1 rows -> `T(8,128)(2,1)E(1)`,
                         // blocks of 16-byte rows, 0.19 -> 0.23 of memcpy, back 0.15 -> 0.17, u2
                         // 0.26 -> 0.29; in cache 4.1 -> 6.0 GB/s).
-                        let target = |d: usize| first.0 + d;
-                        // SAFETY: the CPU has AVX2 (checked); `row` is whole 16-byte pieces.
-                        unsafe { zip_pairs_each(bits, (src, pair), (dst, target), reps, row) };
+                        let target = move |d: usize| first.0 + d;
+                        // Streamed where every block starts 16-byte aligned: the blocks of a
+                        // tile follow each other (see `nest`), and so fill its lines in turn
+                        // (measured, 64 MiB, medians of three alternating runs: u2 rows ->
+                        // `T(8,128)(2,1)E(2)` 0.42 -> 0.49 of memcpy, u1 0.30 -> 0.38).
+                        let stream = scratch.stream
+                            && dst.as_ptr().wrapping_add(first.0).align_offset(16) == 0
+                            && reps.dst_steps_multiple_of(16);
+                        // SAFETY: the CPU has AVX2 (checked); `row` is whole 16-byte pieces;
+                        // every block starts 16-byte aligned if streamed.
+                        unsafe {
+                            if stream {
+                                zip_pairs_each::<true>(bits, (src, pair), (dst, target), reps, row);
+                            } else {
+                                zip_pairs_each::<false>(
+                                    bits,
+                                    (src, pair),
+                                    (dst, target),
+                                    reps,
+                                    row,
+                                );
+                            }
+                        }
                         return true;
                     }
                     reps.each(|d, s| {
@@ -1023,12 +1045,33 @@ impl BitFields {
                 if bits < 4 && rows == 2 && (len * bits / 8).is_multiple_of(4) {
                     // Two rows without unpacking: four bytes of each from a word of the run.
                     let row = len * bits / 8;
-                    let pair = |d: usize| (first.0 + d, first.0 + d + b.dst * bits / 8);
+                    let gap = b.dst * bits / 8;
+                    let pair = move |d: usize| (first.0 + d, first.0 + d + gap);
                     #[cfg(target_arch = "x86_64")]
                     if super::avx2::available() && row.is_multiple_of(16) {
-                        let from = |s: usize| first.1 + s;
-                        // SAFETY: the CPU has AVX2 (checked); `row` is whole 16-byte pieces.
-                        unsafe { unzip_pairs_each(bits, (src, from), (dst, pair), reps, row) };
+                        let from = move |s: usize| first.1 + s;
+                        // Streamed where every row starts 16-byte aligned: measured (64 MiB,
+                        // medians of three alternating runs) u2 `T(8,128)(2,1)E(2)` -> rows
+                        // 0.37 -> 0.99 of memcpy, u1 0.30 -> 0.79.
+                        let stream = scratch.stream
+                            && dst.as_ptr().wrapping_add(first.0).align_offset(16) == 0
+                            && gap.is_multiple_of(16)
+                            && reps.dst_steps_multiple_of(16);
+                        // SAFETY: the CPU has AVX2 (checked); `row` is whole 16-byte pieces;
+                        // every row starts 16-byte aligned if streamed.
+                        unsafe {
+                            if stream {
+                                unzip_pairs_each::<true>(bits, (src, from), (dst, pair), reps, row);
+                            } else {
+                                unzip_pairs_each::<false>(
+                                    bits,
+                                    (src, from),
+                                    (dst, pair),
+                                    reps,
+                                    row,
+                                );
+                            }
+                        }
                         return true;
                     }
                     reps.each(|d, s| {
@@ -1104,7 +1147,7 @@ fn zip_pairs(bits: usize, src: &[u8], (r0, r1): (usize, usize), out: &mut [u8]) 
     let done = if super::avx2::available() {
         // SAFETY: the CPU has AVX2 (checked); both rows' `4·words` bytes lie in `src`
         // (asserted).
-        unsafe { zip_pairs_avx2(bits, src, (r0, r1), out, &spread_masks()) }
+        unsafe { zip_pairs_avx2::<false>(src, (r0, r1), out, &super::avx2::UnitTables::new(bits)) }
     } else {
         0
     };
@@ -1126,7 +1169,9 @@ fn unzip_pairs(bits: usize, src: &[u8], dst: &mut [u8], (r0, r1): (usize, usize)
     let done = if super::avx2::available() {
         // SAFETY: the CPU has AVX2 (checked); both rows' `4·words` bytes lie in `dst`
         // (asserted).
-        unsafe { unzip_pairs_avx2(bits, src, dst, (r0, r1), &spread_masks()) }
+        unsafe {
+            unzip_pairs_avx2::<false>(src, dst, (r0, r1), &super::avx2::UnitTables::new(bits))
+        }
     } else {
         0
     };
@@ -1141,88 +1186,96 @@ fn unzip_pairs(bits: usize, src: &[u8], dst: &mut [u8], (r0, r1): (usize, usize)
     }
 }
 
-/// [`SPREAD`] in every 64-bit lane of AVX2 registers.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx2")]
-fn spread_masks() -> [super::avx2::Y; 6] {
-    let m = |k: usize| super::avx2::splat64(SPREAD[k]);
-    [m(0), m(1), m(2), m(3), m(4), m(5)]
-}
-
-/// [`zip_pairs`] four words of `out` at a time in AVX2 registers, each 64-bit lane spread
-/// from four bytes of each row (measured, 64 MiB, medians of three alternating runs: u1 rows
-/// -> `T(8,128)(2,1)E(1)` 0.11 -> 0.20 of memcpy, back 0.08 -> 0.16, u2 0.12 -> 0.24; in
-/// cache, 4 MiB, u1 2.0 -> 3.2 GB/s, u2 2.8 -> 8.0); the words done, a multiple of 4 (the
-/// rest left for the words).
+/// [`zip_pairs`] 32 bytes of each row at a time in AVX2 registers, by table lookups
+/// ([`avx2::zip_units`](super::avx2::zip_units)), with non-temporal stores if `STREAM`; the
+/// words done, a multiple of 4 (the rest left for the words). Measured against four bytes of
+/// each row spread into a 64-bit lane by shifts and masks (2.5 times the instructions), with
+/// the pair loops' offsets captured by value (in cache, hot, 4 MiB): u2 rows ->
+/// `T(8,128)(2,1)E(2)` 11.5 -> 18.3 GB/s, back 11.5 -> 21.2, u1 9.8 -> 15.0 and 8.7 -> 15.0
+/// (the tables built on each call had cost a quarter of it); 64 MiB, plain stores, 0.34 ->
+/// 0.44 of memcpy and 0.32 -> 0.36, u1 0.29 -> 0.31 and 0.26 -> 0.30 (then streamed: see
+/// `BitFields::interleaved`). The spread of shifts and masks stays for the words left.
 ///
 /// # Safety
 /// The CPU has AVX2; both rows' `4 · (out.len() / 8)` bytes, from `r0` and `r1`, lie in
-/// `src`.
+/// `src`; if `STREAM`, `out` starts 16-byte aligned.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn zip_pairs_avx2(
-    bits: usize,
+unsafe fn zip_pairs_avx2<const STREAM: bool>(
     src: &[u8],
     (r0, r1): (usize, usize),
     out: &mut [u8],
-    masks: &[super::avx2::Y; 6],
+    tables: &super::avx2::UnitTables,
 ) -> usize {
     use super::avx2;
-    let low = bits.trailing_zeros() as usize;
+    let len = out.len() / 8 * 4;
+    let (p0, p1, o) = (
+        src.as_ptr().wrapping_add(r0),
+        src.as_ptr().wrapping_add(r1),
+        out.as_mut_ptr(),
+    );
     let mut k = 0;
-    while k + 4 <= out.len() / 8 {
-        let half = |at: usize| {
-            // SAFETY: `at + 4k + 16 <= at + 4·(out.len() / 8)`: within `src` (the caller's
-            // contract).
-            let mut x = unsafe { avx2::widen32(src.as_ptr().add(at + 4 * k)) };
-            for j in (low..5).rev() {
-                x = avx2::fold::<false>(x, 1 << j, masks[j]);
-            }
-            x
-        };
-        let (a, b) = (half(r0), half(r1));
-        // SAFETY: words `k .. k + 4` of `out` (`8k + 32 <= out.len()`); a plain store needs no
-        // alignment.
+    while k + 32 <= len {
+        // SAFETY: bytes `k .. k + 32 <= len` of both rows lie in `src` (the caller's contract);
+        // bytes `2k .. 2k + 64 <= 2·len <= out.len()` of `out`, 16-byte aligned if streamed
+        // (`out` is, the caller's contract, and `2k` is a multiple of 32).
         unsafe {
-            avx2::store::<false>(
-                avx2::or_shifted(a, b, bits as u32),
-                out.as_mut_ptr().add(8 * k),
-            )
-        };
-        k += 4;
+            let [lo, hi] = avx2::zip_units(avx2::load(p0.add(k)), avx2::load(p1.add(k)), tables);
+            avx2::store::<STREAM>(lo, o.add(2 * k));
+            avx2::store::<STREAM>(hi, o.add(2 * k + 32));
+        }
+        k += 32;
     }
-    k
+    if k + 16 <= len {
+        // SAFETY: as above, for 16 bytes of each row and 32 of `out`; the first register of
+        // the zip is the zip of the rows' low halves.
+        unsafe {
+            let (a, b) = (
+                avx2::load_halves(p0.add(k), p0.add(k)),
+                avx2::load_halves(p1.add(k), p1.add(k)),
+            );
+            let [lo, _] = avx2::zip_units(a, b, tables);
+            avx2::store::<STREAM>(lo, o.add(2 * k));
+        }
+        k += 16;
+    }
+    k / 4
 }
 
 /// [`zip_pairs_avx2`] for every block of `reps`: the rows at `rows(s)` of `src` into the
 /// `2 · row` bytes at `to(d)` of `dst`, for each block's offsets `(d, s)`.
 ///
 /// # Safety
-/// The CPU has AVX2; `row` is a multiple of 16.
+/// The CPU has AVX2; `row` is a multiple of 16; if `STREAM`, every block starts 16-byte
+/// aligned.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn zip_pairs_each(
+unsafe fn zip_pairs_each<const STREAM: bool>(
     bits: usize,
     (src, rows): (&[u8], impl Fn(usize) -> (usize, usize)),
     (dst, to): (&mut [u8], impl Fn(usize) -> usize),
     reps: Runs,
     row: usize,
 ) {
-    // A loop, not `Runs::each`'s closure, so that the kernel inlines with AVX2 and the masks
-    // are made once (measured: see `unzip_pairs_each`).
-    let masks = spread_masks();
-    for (d, s) in reps.offsets() {
-        let (r0, r1) = rows(s);
-        assert!(r0.max(r1) + row <= src.len(), "both rows in `src`");
-        let out = &mut dst[to(d)..][..2 * row];
-        // SAFETY: the CPU has AVX2 (the caller's contract); both rows' `row = 4 · (2·row /
-        // 8)` bytes lie in `src` (asserted).
-        let done = unsafe { zip_pairs_avx2(bits, src, (r0, r1), out, &masks) };
-        debug_assert_eq!(done, row / 4, "every word: `row` is whole 16-byte pieces");
+    // Loops, not `Runs::each`'s closure, so that the kernel inlines with AVX2 and its tables
+    // are loaded once (measured: see `unzip_pairs_each`).
+    let tables = super::avx2::UnitTables::new(bits);
+    let Runs { at, outer, inner } = reps;
+    for j in 0..outer.0 {
+        let (d, s) = (at.0 + j * outer.1, at.1 + j * outer.2);
+        for k in 0..inner.0 {
+            let (r0, r1) = rows(s + k * inner.2);
+            assert!(r0.max(r1) + row <= src.len(), "both rows in `src`");
+            let out = &mut dst[to(d + k * inner.1)..][..2 * row];
+            // SAFETY: the CPU has AVX2 (the caller's contract); both rows' `row = 4 · (2·row
+            // / 8)` bytes lie in `src` (asserted); `out` is aligned if streamed (the caller's
+            // contract).
+            let done = unsafe { zip_pairs_avx2::<STREAM>(src, (r0, r1), out, &tables) };
+            debug_assert_eq!(done, row / 4, "every word: `row` is whole 16-byte pieces");
+        }
     }
 }
 
@@ -1230,11 +1283,12 @@ unsafe fn zip_pairs_each(
 /// into the rows at `rows(d)` of `dst`, for each block's offsets `(d, s)`.
 ///
 /// # Safety
-/// The CPU has AVX2; `row` is a multiple of 16.
+/// The CPU has AVX2; `row` is a multiple of 16; if `STREAM`, every block's rows start
+/// 16-byte aligned.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn unzip_pairs_each(
+unsafe fn unzip_pairs_each<const STREAM: bool>(
     bits: usize,
     (src, from): (&[u8], impl Fn(usize) -> usize),
     (dst, rows): (&mut [u8], impl Fn(usize) -> (usize, usize)),
@@ -1246,54 +1300,74 @@ unsafe fn unzip_pairs_each(
     // `T(8,128)(2,1)E(1)` -> `{0,1:E(1)}`, in two steps whose first splits rows of 16 bytes,
     // 0.089 -> 0.106 of memcpy, u2 0.28 -> 0.35; the zips, u1 rows -> `T(8,128)(2,1)E(1)` 0.25
     // -> 0.32.
-    let masks = spread_masks();
-    for (d, s) in reps.offsets() {
-        let (r0, r1) = rows(d);
-        assert!(r0.max(r1) + row <= dst.len(), "both rows in `dst`");
-        let from = &src[from(s)..][..2 * row];
-        // SAFETY: the CPU has AVX2 (the caller's contract); both rows' `row` bytes lie in
-        // `dst` (asserted).
-        let done = unsafe { unzip_pairs_avx2(bits, from, dst, (r0, r1), &masks) };
-        debug_assert_eq!(done, row / 4, "every word: `row` is whole 16-byte pieces");
+    let tables = super::avx2::UnitTables::new(bits);
+    let Runs { at, outer, inner } = reps;
+    for j in 0..outer.0 {
+        let (d, s) = (at.0 + j * outer.1, at.1 + j * outer.2);
+        for k in 0..inner.0 {
+            let (r0, r1) = rows(d + k * inner.1);
+            assert!(r0.max(r1) + row <= dst.len(), "both rows in `dst`");
+            let from = &src[from(s + k * inner.2)..][..2 * row];
+            // SAFETY: the CPU has AVX2 (the caller's contract); both rows' `row` bytes lie in
+            // `dst` (asserted), aligned if streamed (the caller's contract).
+            let done = unsafe { unzip_pairs_avx2::<STREAM>(from, dst, (r0, r1), &tables) };
+            debug_assert_eq!(done, row / 4, "every word: `row` is whole 16-byte pieces");
+        }
     }
 }
 
-/// [`unzip_pairs`] four words of `src` at a time in AVX2 registers (the inverse of
-/// [`zip_pairs_avx2`]); the words done, a multiple of 4.
+/// [`unzip_pairs`] 32 bytes of each row at a time in AVX2 registers (the inverse of
+/// [`zip_pairs_avx2`], by [`avx2::unzip_units`](super::avx2::unzip_units)), with
+/// non-temporal stores if `STREAM`; the words done, a multiple of 4.
 ///
 /// # Safety
 /// The CPU has AVX2; both rows' `4 · (src.len() / 8)` bytes, from `r0` and `r1`, lie in
-/// `dst`.
+/// `dst`; if `STREAM`, both rows start 16-byte aligned.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn unzip_pairs_avx2(
-    bits: usize,
+unsafe fn unzip_pairs_avx2<const STREAM: bool>(
     src: &[u8],
     dst: &mut [u8],
     (r0, r1): (usize, usize),
-    masks: &[super::avx2::Y; 6],
+    tables: &super::avx2::UnitTables,
 ) -> usize {
     use super::avx2;
-    let low = bits.trailing_zeros() as usize;
+    let len = src.len() / 8 * 4;
+    let (p0, p1, s) = (
+        dst.as_mut_ptr().wrapping_add(r0),
+        dst.as_mut_ptr().wrapping_add(r1),
+        src.as_ptr(),
+    );
     let mut k = 0;
-    while k + 4 <= src.len() / 8 {
-        // SAFETY: words `k .. k + 4` of `src` (`8k + 32 <= src.len()`).
-        let w = unsafe { avx2::load(src.as_ptr().add(8 * k)) };
-        for (at, v) in [(r0, w), (r1, avx2::shr64(w, bits as u32))] {
-            // (A fold by 0: the mask alone, as `gather` starts.)
-            let mut x = avx2::fold::<true>(v, 0, masks[low]);
-            for j in low..5 {
-                x = avx2::fold::<true>(x, 1 << j, masks[j + 1]);
-            }
-            // SAFETY: `at + 4k + 16 <= at + 4·(src.len() / 8)`: within `dst` (the caller's
-            // contract).
-            unsafe { avx2::narrow32(x, dst.as_mut_ptr().add(at + 4 * k)) };
+    while k + 32 <= len {
+        // SAFETY: bytes `2k .. 2k + 64 <= 2·len <= src.len()` of `src`; bytes `k .. k + 32 <=
+        // len` of both rows lie in `dst` (the caller's contract), 16-byte aligned if streamed
+        // (the rows are, the caller's contract, and `k` is a multiple of 16).
+        unsafe {
+            let [a, b] = avx2::unzip_units(
+                avx2::load(s.add(2 * k)),
+                avx2::load(s.add(2 * k + 32)),
+                tables,
+            );
+            avx2::store::<STREAM>(a, p0.add(k));
+            avx2::store::<STREAM>(b, p1.add(k));
         }
-        k += 4;
+        k += 32;
     }
-    k
+    if k + 16 <= len {
+        // SAFETY: as above, for 32 bytes of `src` and 16 of each row; the low half of each row
+        // depends on the first register only.
+        unsafe {
+            let x = avx2::load(s.add(2 * k));
+            let [a, b] = avx2::unzip_units(x, x, tables);
+            avx2::store_low::<STREAM>(a, p0.add(k));
+            avx2::store_low::<STREAM>(b, p1.add(k));
+        }
+        k += 16;
+    }
+    k / 4
 }
 
 /// Unpacks all of `src` (fields of `bits` = 1, 2 or 4 bits) into the bytes of `dst`, one a
