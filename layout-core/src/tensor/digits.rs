@@ -203,6 +203,35 @@ pub(crate) fn loops(dst: &Plan, src: &Plan) -> Option<Vec<Loop>> {
     Some(loops)
 }
 
+/// The dims whose loops clip (the tiles overhang the array: a dim that is not a multiple of
+/// its tile) and that have whole steps of their top loop: the copy's interior, those steps,
+/// needs no clipping (see [`interior`]).
+pub(crate) fn clipped_dims(loops: &[Loop], dims: &[usize]) -> Vec<usize> {
+    (0..dims.len())
+        .filter(|&d| {
+            loops.iter().any(|l| l.dim == d && l.clip)
+                && loops
+                    .iter()
+                    .any(|l| l.dim == d && l.top && dims[d] / l.mult > 0)
+        })
+        .collect()
+}
+
+/// `loops` (of an array of `bounds`) cut to the whole steps of the top loop of dim `dim`
+/// (one of [`clipped_dims`]): its size the steps that stay inside the array, no loop of the
+/// dim clipped, its bound those steps' extent. A dim's loops are the digits of a mixed radix
+/// whose top digit alone can overhang (see [`loops`]), so the digits below it are then whole.
+pub(crate) fn interior(loops: &mut Vec<Loop>, bounds: &mut [usize], dim: usize) {
+    for l in loops.iter_mut().filter(|l| l.dim == dim) {
+        if l.top {
+            l.size = bounds[dim] / l.mult;
+            bounds[dim] = l.size * l.mult;
+        }
+        l.clip = false;
+    }
+    loops.retain(|l| l.size > 1);
+}
+
 /// The loops of a copy of `E(n)` fields (`bits` = 1, 2 or 4 on both sides) as loops of bytes,
 /// `8 / bits` fields to a byte, when no byte mixes fields the copy moves apart (see
 /// [`grouped`]). A re-tiling of packed data (`T(8,128)E(4)` from rows) is then a copy of

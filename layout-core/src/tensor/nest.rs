@@ -103,6 +103,7 @@ pub(crate) struct Nest {
 
 /// Which steps of a nest a walk takes: steps `steps` of the loop at `depth` (outermost 0),
 /// all steps of the others; offsets counted from slots `origin` (destination, source).
+#[derive(Clone, Debug)]
 pub(crate) struct Slice {
     pub(crate) depth: usize,
     pub(crate) steps: Range<usize>,
