@@ -341,6 +341,26 @@ const CASES: &[Case] = &[
         "u8[8191,8193]{0,1}",
         PERMUTED,
     ),
+    // Tiles that overhang the array (dims that are not multiples of the tile): an interior
+    // of whole tiles, then the edges.
+    case(
+        "f32 {0,1:T(8,128)} -> rows, tiles overhang",
+        "f32[4000,4000]{0,1:T(8,128)}",
+        "f32[4000,4000]{1,0}",
+        TILED,
+    ),
+    case(
+        "u8 rows -> {0,1:T(8,128)}, tiles overhang",
+        "u8[8000,8000]{1,0}",
+        "u8[8000,8000]{0,1:T(8,128)}",
+        TILED,
+    ),
+    case(
+        "bf16 T(8,128)(2,1) -> {0,1}, tiles overhang",
+        "bf16[32768,1000]{1,0:T(8,128)(2,1)}",
+        "bf16[32768,1000]{0,1}",
+        TILED,
+    ),
 ];
 
 /// Reads one word of every cache line of `flush`, evicting the copy's buffers.

@@ -197,10 +197,41 @@ def main():
         (1, 0),
     )
     case("u8 2-D transpose, odd dims", np.uint8, (8191, 8193), (8191, 8193), (1, 0))
+    overhanging()
     pack_s4()
     pack_u1()
     unpack_u1()
 
+
+
+def overhanging():
+    """Tiles that overhang the array: numpy copies the whole tiles as one view, then the
+    last, cut tile column as another (two `np.copyto`)."""
+
+    def pieces(name, src, views):
+        go = lambda: [np.copyto(d, s) for d, s in views]
+        timed(name, src.nbytes, src, go)
+
+    # f32[4000,4000]{0,1:T(8,128)}: (j/8, i/128, j%8, i%128), i padded to 4096; to rows
+    # (i/128, i%128, j/8, j%8): 31 whole tiles of i, then 32 rows of the last.
+    src = np.arange(500 * 32 * 8 * 128, dtype=np.float32).reshape(500, 32, 8, 128)
+    dst = np.empty((4000, 4000), dtype=np.float32)
+    t = src.transpose(1, 3, 0, 2)
+    views = [(dst[:3968].reshape(31, 128, 500, 8), t[:31]), (dst[3968:].reshape(1, 32, 500, 8), t[31:, :32])]
+    pieces("f32 {0,1:T(8,128)} -> rows, tiles overhang", src, views)
+    # u8[8000,8000] rows to {0,1:T(8,128)}: (j/8, i/128, j%8, i%128), i padded to 8064.
+    src = np.ones((8000, 8000), dtype=np.uint8)
+    dst = np.empty((1000, 63, 8, 128), dtype=np.uint8)
+    whole = src[:7936].reshape(62, 128, 1000, 8).transpose(2, 0, 3, 1)
+    last = src[7936:].reshape(1, 64, 1000, 8).transpose(2, 0, 3, 1)
+    pieces("u8 rows -> {0,1:T(8,128)}, tiles overhang", src, [(dst[:, :62], whole), (dst[:, 62:, :, :64], last)])
+    # bf16[32768,1000]{1,0:T(8,128)(2,1)}: (r/8, c/128, r%8/2, c%128, r%2), c padded to 1024;
+    # to {0,1}, (c/128, c%128, r/8, r%8/2, r%2): 7 whole tiles of c, then 104 columns.
+    src = np.ones((4096, 8, 4, 128, 2), dtype=np.uint16)
+    dst = np.empty((1000, 32768), dtype=np.uint16)
+    t = src.transpose(1, 3, 0, 2, 4)
+    views = [(dst[:896].reshape(7, 128, 4096, 4, 2), t[:7]), (dst[896:].reshape(1, 104, 4096, 4, 2), t[7:, :104])]
+    pieces("bf16 T(8,128)(2,1) -> {0,1}, tiles overhang", src, views)
 
 if __name__ == "__main__":
     main()
