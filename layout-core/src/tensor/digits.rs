@@ -232,6 +232,41 @@ pub(crate) fn interior(loops: &mut Vec<Loop>, bounds: &mut [usize], dim: usize) 
     loops.retain(|l| l.size > 1);
 }
 
+/// The lowest loop of dim `dim` (one of [`clipped_dims`]) split where the array's edge cuts
+/// it: an inner loop of the largest power of two of slots that divides the part of the top
+/// loop's last step inside the array (that part is then whole inner steps, which never clip),
+/// and an outer loop of such steps that clips. Unchanged where that power of two is the
+/// whole loop.
+pub(crate) fn split_low(loops: &mut Vec<Loop>, bounds: &[usize], dim: usize) {
+    let Some(top) = loops.iter().find(|l| l.dim == dim && l.top).copied() else {
+        return;
+    };
+    let rest = bounds[dim] % top.mult;
+    let Some(k) = loops
+        .iter()
+        .position(|l| l.dim == dim && l.mult == 1 && !l.top)
+    else {
+        return;
+    };
+    let low = loops[k];
+    let s = 1usize << rest.trailing_zeros().min(usize::BITS - 1);
+    if rest == 0 || s >= low.size || !low.size.is_multiple_of(s) {
+        return;
+    }
+    loops[k] = Loop {
+        size: s,
+        clip: false,
+        ..low
+    };
+    loops.push(Loop {
+        size: low.size / s,
+        dst: low.dst * s,
+        src: low.src * s,
+        mult: s,
+        ..low
+    });
+}
+
 /// The loops of a copy of `E(n)` fields (`bits` = 1, 2 or 4 on both sides) as loops of bytes,
 /// `8 / bits` fields to a byte, when no byte mixes fields the copy moves apart (see
 /// [`grouped`]). A re-tiling of packed data (`T(8,128)E(4)` from rows) is then a copy of
