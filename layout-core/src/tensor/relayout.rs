@@ -1273,6 +1273,15 @@ mod tests {
             for stream in [false, true] {
                 check_both_ways(a, b, stream);
             }
+            // In parts, one at a time (the edges go with part 0), as in one call.
+            let src: Vec<u8> = (0..plan.src_bytes()).map(|k| (k % 251) as u8).collect();
+            let mut whole = alloc::vec![0u8; plan.dst_bytes()];
+            let mut parts = whole.clone();
+            plan.copy(&src, &mut whole).unwrap();
+            for k in (0..plan.parts()).rev() {
+                plan.copy_parts(&src, &mut parts, k..k + 1).unwrap();
+            }
+            assert!(parts == whole, "{a} -> {b}: in parts");
         }
     }
 
