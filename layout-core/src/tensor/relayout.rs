@@ -312,11 +312,13 @@ struct Peeled {
 }
 
 impl Peeled {
-    /// The parts of the copy between `src` and `dst` of `element_type` whose one-step copy
-    /// is `direct`, where it clips in dims that have whole steps; `None` otherwise, or where a
-    /// clipped top loop is not one of a nest's outer loops.
+    /// The parts of the copy between `src` and `dst` of `element_type`, where its loops clip
+    /// in dims that have whole steps and its interior is a transpose; `None` otherwise, or
+    /// where an edge's nest does not keep the clipped top loop whole among its outer loops
+    /// (it may split its innermost loop: see `nest::sweep`).
     fn of(src: &Plan, dst: &Plan, element_type: PrimitiveType) -> Option<Peeled> {
-        let dims = clipped_dims(&loops(dst, src)?, dst.dims());
+        let all = loops(dst, src)?;
+        let dims = clipped_dims(&all, dst.dims());
         if dims.is_empty() {
             return None;
         }
@@ -343,9 +345,9 @@ impl Peeled {
                 .find(|(_, l)| l.dim == dim && l.top)?;
             let whole = dst.dims()[dim] / top.mult;
             // The loop as `digits::loops` made it, not split.
-            if top.size != dst.dims()[dim].div_ceil(top.mult) {
-                return None;
-            }
+            let made =
+                |l: &&Loop| l.dim == dim && l.top && (l.mult, l.size) == (top.mult, top.size);
+            all.iter().find(made)?;
             let slice = Slice {
                 depth,
                 steps: whole..top.size,
