@@ -1264,7 +1264,38 @@ unsafe fn zip_pairs_each<const STREAM: bool>(
     // are loaded once (measured: see `unzip_pairs_each`).
     let tables = super::avx2::UnitTables::new(bits);
     let Runs { at, outer, inner } = reps;
-    for j in 0..outer.0 {
+    // Rows of 16 bytes whose next outer step (the next tile) continues them: two steps at a
+    // time, each row's 32 bytes in one register, the zip's halves to the two steps (measured
+    // u1 rows -> `T(8,128)(2,1)E(1)`, tile rows of 16 bytes, in cache 12 -> 22 GB/s, 64 MiB
+    // 0.43 -> 0.58 of memcpy, against a step at a time through half registers).
+    let twos = if row == 16 && outer.2 == 16 {
+        outer.0 / 2
+    } else {
+        0
+    };
+    for j in 0..twos {
+        let (d, s) = (at.0 + 2 * j * outer.1, at.1 + 2 * j * outer.2);
+        for k in 0..inner.0 {
+            let (r0, r1) = rows(s + k * inner.2);
+            assert!(r0.max(r1) + 32 <= src.len(), "both rows in `src`");
+            let lo = dst[to(d + k * inner.1)..][..32].as_mut_ptr();
+            let hi = dst[to(d + outer.1 + k * inner.1)..][..32].as_mut_ptr();
+            // SAFETY: the CPU has AVX2 (the caller's contract); both rows' 32 bytes lie in
+            // `src` (asserted) and both outputs' 32 bytes in `dst` (indexed), aligned if
+            // streamed (the caller's contract: every block starts aligned).
+            unsafe {
+                let p = src.as_ptr();
+                let [a, b] = super::avx2::zip_units(
+                    super::avx2::load(p.add(r0)),
+                    super::avx2::load(p.add(r1)),
+                    &tables,
+                );
+                super::avx2::store::<STREAM>(a, lo);
+                super::avx2::store::<STREAM>(b, hi);
+            }
+        }
+    }
+    for j in 2 * twos..outer.0 {
         let (d, s) = (at.0 + j * outer.1, at.1 + j * outer.2);
         for k in 0..inner.0 {
             let (r0, r1) = rows(s + k * inner.2);
