@@ -1333,7 +1333,34 @@ unsafe fn unzip_pairs_each<const STREAM: bool>(
     // -> 0.32.
     let tables = super::avx2::UnitTables::new(bits);
     let Runs { at, outer, inner } = reps;
-    for j in 0..outer.0 {
+    // Rows of 16 bytes that the next outer step (the next tile) continues: two steps at a
+    // time, as `zip_pairs_each` (measured u1 `T(8,128)(2,1)E(1)` -> rows, in cache 12-13 ->
+    // 17-18 GB/s, 64 MiB 0.78 -> 1.11 of memcpy).
+    let twos = if row == 16 && outer.1 == 16 {
+        outer.0 / 2
+    } else {
+        0
+    };
+    for j in 0..twos {
+        let (d, s) = (at.0 + 2 * j * outer.1, at.1 + 2 * j * outer.2);
+        for k in 0..inner.0 {
+            let (r0, r1) = rows(d + k * inner.1);
+            assert!(r0.max(r1) + 32 <= dst.len(), "both rows in `dst`");
+            let x = src[from(s + k * inner.2)..][..32].as_ptr();
+            let y = src[from(s + outer.2 + k * inner.2)..][..32].as_ptr();
+            // SAFETY: the CPU has AVX2 (the caller's contract); both steps' 32 bytes lie in
+            // `src` (indexed) and both rows' 32 bytes in `dst` (asserted), aligned if
+            // streamed (the caller's contract); the rows' low halves come from `x`.
+            unsafe {
+                let [a, b] =
+                    super::avx2::unzip_units(super::avx2::load(x), super::avx2::load(y), &tables);
+                let o = dst.as_mut_ptr();
+                super::avx2::store::<STREAM>(a, o.add(r0));
+                super::avx2::store::<STREAM>(b, o.add(r1));
+            }
+        }
+    }
+    for j in 2 * twos..outer.0 {
         let (d, s) = (at.0 + j * outer.1, at.1 + j * outer.2);
         for k in 0..inner.0 {
             let (r0, r1) = rows(d + k * inner.1);
