@@ -563,11 +563,17 @@ fn measure(
     let plan = xla_layout::Plan::new(&a).expect("a plan");
     if plan.physical_elements() > plan.elements() {
         // A padded source (tiles that overhang the array): its padding bytes are no
-        // element's, and the copy back leaves them as they were; the elements go there again
-        // as they first went.
-        let mut twice = AlignedBuf::filled(there.dst_bytes(), 0u8);
-        there.copy(&again, &mut twice).expect("lengths");
-        assert!(*twice == *dst, "{name}: the round trip changed the data");
+        // element's, and the copy back leaves them as they were; every element's bytes
+        // come back (whole-byte elements here).
+        let n = plan.element_bits() / 8;
+        assert!(n > 0, "{name}: a padded source of whole bytes");
+        for o in plan.logical_offsets() {
+            let at = plan.prefix_bytes() + o * n;
+            assert!(
+                again[at..at + n] == src[at..at + n],
+                "{name}: the round trip changed the element at slot {o}"
+            );
+        }
     } else if !name.contains("bytes ->") {
         // (Sub-byte elements in bytes keep only their low bits when packed: no round trip.)
         assert!(*again == *src, "{name}: the round trip changed the data");

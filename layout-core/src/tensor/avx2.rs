@@ -181,7 +181,7 @@ impl UnitTables {
     #[target_feature(enable = "avx2")]
     pub(crate) fn new(bits: usize) -> UnitTables {
         use core::arch::x86_64::_mm256_broadcastsi128_si256;
-        let [spread, gather] = &UNIT_TABLES[bits - 1];
+        let UnitBytes { spread, gather } = &UNIT_TABLES[bits - 1];
         // SAFETY: each table is 16 readable bytes.
         let load = |t: &[u8; 16]| {
             Y(_mm256_broadcastsi128_si256(unsafe {
@@ -198,14 +198,24 @@ impl UnitTables {
     }
 }
 
-/// [`UnitTables`]' tables for fields of 1 and 2 bits, as bytes: the spreads of rows 0 and 1
-/// (two used of four), then the gathers of row 0 low and high and of row 1 low and high.
-static UNIT_TABLES: [[[[u8; 16]; 4]; 2]; 2] = [unit_tables(1), unit_tables(2)];
+/// [`UnitTables`]' tables as bytes.
+struct UnitBytes {
+    /// Of rows 0 and 1.
+    spread: [[u8; 16]; 2],
+    /// Of row 0 low and high, then of row 1 low and high.
+    gather: [[u8; 16]; 4],
+}
+
+/// [`UnitBytes`] for fields of 1 and 2 bits.
+static UNIT_TABLES: [UnitBytes; 2] = [unit_tables(1), unit_tables(2)];
 
 /// [`UNIT_TABLES`] for fields of `bits` bits.
-const fn unit_tables(bits: u32) -> [[[u8; 16]; 4]; 2] {
+const fn unit_tables(bits: u32) -> UnitBytes {
     let (mask, per) = ((1u8 << bits) - 1, 4 / bits);
-    let mut t = [[[0u8; 16]; 4]; 2];
+    let mut t = UnitBytes {
+        spread: [[0; 16]; 2],
+        gather: [[0; 16]; 4],
+    };
     let mut n = 0;
     while n < 16 {
         let (mut spread, mut i) = (0u8, 0);
@@ -213,8 +223,8 @@ const fn unit_tables(bits: u32) -> [[[u8; 16]; 4]; 2] {
             spread |= ((n as u8 >> (i * bits)) & mask) << (2 * i * bits);
             i += 1;
         }
-        t[0][0][n] = spread;
-        t[0][1][n] = spread << bits;
+        t.spread[0][n] = spread;
+        t.spread[1][n] = spread << bits;
         let mut x = 0;
         while x < 2 {
             let (mut gather, mut i) = (0u8, 0);
@@ -222,8 +232,8 @@ const fn unit_tables(bits: u32) -> [[[u8; 16]; 4]; 2] {
                 gather |= ((n as u8 >> ((2 * i + x) * bits)) & mask) << (i * bits);
                 i += 1;
             }
-            t[1][2 * x as usize][n] = gather;
-            t[1][2 * x as usize + 1][n] = gather << 2;
+            t.gather[2 * x as usize][n] = gather;
+            t.gather[2 * x as usize + 1][n] = gather << 2;
             x += 1;
         }
         n += 1;

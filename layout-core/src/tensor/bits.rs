@@ -990,7 +990,7 @@ impl BitFields {
                     let pair = move |s: usize| (first.1 + s, first.1 + s + gap);
                     #[cfg(target_arch = "x86_64")]
                     if super::avx2::available() && row.is_multiple_of(16) {
-                        // Every block in AVX2 registers, the masks made once, not a call per
+                        // Every block in AVX2 registers, the tables loaded once, not a call per
                         // block through `zip_pairs` (measured u1 rows -> `T(8,128)(2,1)E(1)`,
                         // blocks of 16-byte rows, 0.19 -> 0.23 of memcpy, back 0.15 -> 0.17, u2
                         // 0.26 -> 0.29; in cache 4.1 -> 6.0 GB/s).
@@ -1326,11 +1326,11 @@ unsafe fn unzip_pairs_each<const STREAM: bool>(
     reps: Runs,
     row: usize,
 ) {
-    // A loop, not `Runs::each`'s closure, so that the kernel inlines with AVX2 and the masks
-    // are made once: measured (32 MiB, medians of three alternating runs) u1
-    // `T(8,128)(2,1)E(1)` -> `{0,1:E(1)}`, in two steps whose first splits rows of 16 bytes,
-    // 0.089 -> 0.106 of memcpy, u2 0.28 -> 0.35; the zips, u1 rows -> `T(8,128)(2,1)E(1)` 0.25
-    // -> 0.32.
+    // Loops, not `Runs::each`'s closure, so that the kernel inlines with AVX2 and its tables
+    // are loaded once (measured with the shift-and-mask kernels this replaced, whose masks
+    // were made per block: 32 MiB, medians of three alternating runs, u1 `T(8,128)(2,1)E(1)`
+    // -> `{0,1:E(1)}`, in two steps whose first splits rows of 16 bytes, 0.089 -> 0.106 of
+    // memcpy, u2 0.28 -> 0.35; the zips, u1 rows -> `T(8,128)(2,1)E(1)` 0.25 -> 0.32).
     let tables = super::avx2::UnitTables::new(bits);
     let Runs { at, outer, inner } = reps;
     // Rows of 16 bytes that the next outer step (the next tile) continues: two steps at a

@@ -233,38 +233,52 @@ pub(crate) fn interior(loops: &mut Vec<Loop>, bounds: &mut [usize], dim: usize) 
 }
 
 /// The lowest loop of dim `dim` (one of [`clipped_dims`]) split where the array's edge cuts
-/// it: an inner loop of the largest power of two of slots that divides the part of the top
-/// loop's last step inside the array (that part is then whole inner steps, which never clip),
-/// and an outer loop of such steps that clips. Unchanged where that power of two is the
-/// whole loop.
+/// it ([`split`]): an inner loop of the largest power of two of slots that divides the part of
+/// the top loop's last step inside the array (that part is then whole inner steps, so the
+/// inner loop never clips), and an outer loop of such steps that clips. Unchanged where that
+/// power of two is the whole loop.
 pub(crate) fn split_low(loops: &mut Vec<Loop>, bounds: &[usize], dim: usize) {
-    let Some(top) = loops.iter().find(|l| l.dim == dim && l.top).copied() else {
+    let Some(top) = loops.iter().find(|l| l.dim == dim && l.top) else {
         return;
     };
     let rest = bounds[dim] % top.mult;
-    let Some(k) = loops
+    let low = loops
         .iter()
-        .position(|l| l.dim == dim && l.mult == 1 && !l.top)
-    else {
+        .position(|l| l.dim == dim && l.mult == 1 && !l.top);
+    let Some(k) = low.filter(|_| rest > 0) else {
         return;
     };
-    let low = loops[k];
-    let s = 1usize << rest.trailing_zeros().min(usize::BITS - 1);
-    if rest == 0 || s >= low.size || !low.size.is_multiple_of(s) {
-        return;
+    let s = 1 << rest.trailing_zeros();
+    if let (Some(outer), inner) = split(loops[k], s)
+        && loops[k].size.is_multiple_of(s)
+    {
+        loops[k] = Loop {
+            clip: false,
+            ..inner
+        };
+        loops.push(outer);
     }
-    loops[k] = Loop {
-        size: s,
-        clip: false,
-        ..low
+}
+
+/// `l` as an outer loop of blocks of `b` steps (`None` for one block) and the block; both
+/// clip if the blocks overhang `l` (a top digit: its dimension's other digits stay inside).
+pub(crate) fn split(l: Loop, b: usize) -> (Option<Loop>, Loop) {
+    let l = Loop {
+        clip: l.clip || !l.size.is_multiple_of(b),
+        ..l
     };
-    loops.push(Loop {
-        size: low.size / s,
-        dst: low.dst * s,
-        src: low.src * s,
-        mult: s,
-        ..low
-    });
+    let inner = Loop { size: b, ..l };
+    if l.size == b {
+        return (None, inner);
+    }
+    let outer = Loop {
+        size: l.size.div_ceil(b),
+        dst: l.dst * b,
+        src: l.src * b,
+        mult: l.mult * b,
+        ..l
+    };
+    (Some(outer), inner)
 }
 
 /// The loops of a copy of `E(n)` fields (`bits` = 1, 2 or 4 on both sides) as loops of bytes,

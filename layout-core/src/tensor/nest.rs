@@ -15,7 +15,7 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::digits::Loop;
+use super::digits::{Loop, split};
 use super::lanes;
 use super::stream::{LINE, PAGE, PANEL_BYTES};
 use crate::index::MAX_EXPANDED_RANK;
@@ -393,27 +393,6 @@ fn sweep(loops: &mut Vec<Loop>, steps: usize) {
         *loops.last_mut().expect("not empty") = inner;
         loops.splice(0..0, out);
     }
-}
-
-/// `l` as an outer loop of blocks of `b` steps (`None` for one block) and the block; both
-/// clip if the blocks overhang `l` (a top digit: its dimension's other digits stay inside).
-fn split(l: Loop, b: usize) -> (Option<Loop>, Loop) {
-    let l = Loop {
-        clip: l.clip || !l.size.is_multiple_of(b),
-        ..l
-    };
-    let inner = Loop { size: b, ..l };
-    if l.size == b {
-        return (None, inner);
-    }
-    let outer = Loop {
-        size: l.size.div_ceil(b),
-        dst: l.dst * b,
-        src: l.src * b,
-        mult: l.mult * b,
-        ..l
-    };
-    (Some(outer), inner)
 }
 
 impl Nest {

@@ -18,7 +18,9 @@
 //! copy goes through an intermediate layout: one layout's tiling without its sub-tile, each
 //! step a kernel of at least half a vector, through a scratch buffer allocated per copy that
 //! holds a cache-sized slab of the intermediate at a time (or, for packed fields, the whole
-//! intermediate where no loop walks it slab by slab).
+//! intermediate where no loop walks it slab by slab). A transpose whose tiles overhang the
+//! array (a dim that is not a multiple of its tile) goes as the interior of whole tiles, at
+//! the speed of an array of whole tiles, then the edges.
 //!
 //! With the `rayon` feature, copies of 4 MiB or more between storage of whole bytes run on
 //! rayon's thread pool, each thread on its own slice of the destination (packed storage stays
@@ -580,7 +582,8 @@ impl CopyPlan {
         Ok(CopyPlan::from_plans((src, &s), (dst, &d)))
     }
 
-    /// The copy between two layouts of the same array and their plans: in one step, or
+    /// The copy between two layouts of the same array and their plans: a transpose whose
+    /// tiles overhang the array as its interior and edges ([`Peeled`]); in one step, or
     /// where that step would move less than a vector a side (see [`How::narrow`]) in two,
     /// through the first intermediate layout (the destination's tiling without its sub-tile,
     /// or the source's) whose two steps each move at least half a vector.
@@ -589,17 +592,18 @@ impl CopyPlan {
         (dst, dp): (&ArrayShape, &Plan),
     ) -> CopyPlan {
         let element_type = src.element_type;
-        let direct = CopyPlan::direct(sp, dp, element_type, true);
         if dp.size_bytes() >= PEELED_BYTES
             && let Some(peeled) = Peeled::of(sp, dp, element_type)
             && !peeled.interior.how.narrow(VECTOR_BITS)
         {
             return CopyPlan {
+                src: peeled.interior.src,
+                dst: peeled.interior.dst,
                 how: How::Peeled(Box::new(peeled)),
                 small: None,
-                ..direct
             };
         }
+        let direct = CopyPlan::direct(sp, dp, element_type, true);
         if !direct.how.narrow(VECTOR_BITS) {
             return direct;
         }
