@@ -443,19 +443,19 @@ pub(crate) unsafe fn zip_nibble_words(rows: [*const u8; 8], out: *mut u8) {
 }
 
 /// The fields of `4G` rows of `8 / G`-bit fields (`E(2)`: `G` = 4, `E(1)`: 8; 32 bytes of row
-/// `x` at `row(x)`) zipped across the rows into 4-byte words, by plane: word `j` of plane `k`
+/// `x` loaded by `row(x)`) zipped across the rows into 4-byte words, by plane: word `j` of plane `k`
 /// (32 words from `out(k)`) is field `G·j + k` of every row in turn, row 0's in its low bits.
 /// Each group of `G` rows is first transposed as `G × G` matrices of fields
 /// ([`transpose_fields`]: plane `k`'s byte `j` is field `k` of byte `j` of each row of the
 /// group), then the four groups' bytes of each plane zipped as [`zip_words`] does.
 ///
 /// # Safety
-/// Every row is valid for reads of 32 bytes and every plane's `out` for writes of 128; the CPU
-/// has AVX2; `masks` are `transpose_fields`'.
+/// Every plane's `out` is valid for writes of 128 bytes; the CPU has AVX2; `masks` are
+/// `transpose_fields`'.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn zip_plane_words<const G: usize>(
-    row: impl Fn(usize) -> *const u8,
+    row: impl Fn(usize) -> Y,
     out: impl Fn(usize) -> *mut u8,
     masks: &[Y; 3],
 ) {
@@ -463,8 +463,7 @@ pub(crate) unsafe fn zip_plane_words<const G: usize>(
     let mut groups = [[zero(); G]; 4];
     for (q, w) in groups.iter_mut().enumerate() {
         for (k, v) in w.iter_mut().enumerate() {
-            // SAFETY: each row is readable for 32 bytes (the caller's contract).
-            *v = unsafe { load(row(q * G + k)) };
+            *v = row(q * G + k);
         }
         transpose_fields::<G>(w, masks);
     }
