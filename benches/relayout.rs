@@ -546,6 +546,15 @@ fn measure(
     dst: &str,
     time: impl FnOnce(usize, &mut dyn FnMut()) -> Paired,
 ) -> (usize, Paired) {
+    measure_into(name, (src, dst, 0), time)
+}
+
+/// [`measure`] into a destination `off` bytes past a line.
+fn measure_into(
+    name: &str,
+    (src, dst, off): (&str, &str, usize),
+    time: impl FnOnce(usize, &mut dyn FnMut()) -> Paired,
+) -> (usize, Paired) {
     let (a, b) = (
         parse_array(src).expect("valid source"),
         parse_array(dst).expect("valid destination"),
@@ -556,10 +565,11 @@ fn measure(
         .map(|k| (k.wrapping_mul(2_654_435_761) >> 7) as u8)
         .collect();
     let src = AlignedBuf::from_slice(&src);
-    let mut dst = AlignedBuf::filled(there.dst_bytes(), 0u8);
+    let mut dst = AlignedBuf::filled(there.dst_bytes() + off, 0u8);
+    let dst = &mut dst[off..];
     let mut again = AlignedBuf::filled(there.src_bytes(), 0u8);
-    there.copy(&src, &mut dst).expect("lengths");
-    back.copy(&dst, &mut again).expect("lengths");
+    there.copy(&src, dst).expect("lengths");
+    back.copy(dst, &mut again).expect("lengths");
     let plan = xla_layout::Plan::new(&a).expect("a plan");
     if plan.physical_elements() > plan.elements() {
         // A padded source (tiles that overhang the array): its padding bytes are no
@@ -581,7 +591,7 @@ fn measure(
     // The memcpy of the larger side: unpacking writes more bytes than it reads.
     let larger = there.src_bytes().max(there.dst_bytes());
     let p = time(larger, &mut || {
-        there.copy(black_box(&src), &mut dst).expect("lengths");
+        there.copy(black_box(&src), dst).expect("lengths");
     });
     (larger, p)
 }
@@ -665,6 +675,65 @@ const SWEEP: &[(&str, &str, &[&str])] = &[
         ],
     ),
 ];
+
+/// Relayouts into a destination 16 bytes past a line, where a large `Vec<u8>` from the
+/// system allocator starts, each beside the same into one on a line.
+const OFF_LINE: &[(&str, &str, &str)] = &[
+    (
+        "f32 rows -> T(8,128)",
+        "f32[4096,4096]{1,0}",
+        "f32[4096,4096]{1,0:T(8,128)}",
+    ),
+    (
+        "f32 2-D transpose",
+        "f32[4096,4096]{1,0}",
+        "f32[4096,4096]{0,1}",
+    ),
+    (
+        "bf16 T(8,128)(2,1) -> rows",
+        "bf16[4096,8192]{1,0:T(8,128)(2,1)}",
+        "bf16[4096,8192]{1,0}",
+    ),
+    (
+        "u8 2-D transpose",
+        "u8[8192,8192]{1,0}",
+        "u8[8192,8192]{0,1}",
+    ),
+    (
+        "s4 E(4) rows -> T(8,128)(2,1)E(4)",
+        "s4[8192,16384]{1,0:E(4)}",
+        "s4[8192,16384]{1,0:T(8,128)(2,1)E(4)}",
+    ),
+    (
+        "s4 E(4) {1,0} -> {0,1}",
+        "s4[8192,16384]{1,0:E(4)}",
+        "s4[8192,16384]{0,1:E(4)}",
+    ),
+];
+
+/// [`OFF_LINE`]: each relayout into a destination 16 bytes past a line, then on one.
+fn off_line(rounds: usize, flush: &[u64]) {
+    println!(
+        "\n| relayout, destination 16 bytes past a line | MiB | ours GB/s | memcpy GB/s | ours / memcpy | on a line: ours / memcpy |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for &(name, src, dst) in OFF_LINE {
+        let [(bytes, off), (_, on)] = [16, 0].map(|at| {
+            measure_into(name, (src, dst, at), |bytes, copy| {
+                paired(rounds, bytes, Some(flush), copy)
+            })
+        });
+        let gbps = |t: f64| bytes as f64 / t / 1e9;
+        println!(
+            "| {name} | {} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            bytes >> 20,
+            gbps(off.ours),
+            gbps(off.memcpy),
+            off.ratio,
+            on.ratio
+        );
+    }
+}
 
 /// `--sweep`: every ordered pair of [`SWEEP`]'s layouts, lowest ratio first, the pairs below
 /// 0.5 of memcpy marked: where the next relayout cliff would show.
@@ -824,6 +893,9 @@ fn main() {
         typed::<ColTilesF32, RowsF32>("typed f32 rows -> {0,1:T(8,128)}", rounds, &flush);
         typed::<TilesBf16, RowsBf16>("typed bf16 rows -> T(8,128)(2,1)", rounds, &flush);
         typed::<RowsBf16, TilesBf16>("typed bf16 T(8,128)(2,1) -> rows", rounds, &flush);
+    }
+    if wanted("off a line") {
+        off_line(rounds, &flush);
     }
     if wanted("small") {
         println!("\n| 4 KiB copy_from, hot | ns | copy_from_slice ns | ratio | goal |");

@@ -63,9 +63,10 @@ with_numpy() {
         if (n == 4) { sub(/^[|] /, "", f[1]); sub(/ [|]$/, "", f[4]); np[f[1]] = f[4] }
       }
     }
-    /^[|] relayout [|] MiB/ { print $0 " numpy / np.copyto |"; head = 1; next }
+    /^$/ { main = 0 }
+    /^[|] relayout [|] MiB/ { print $0 " numpy / np.copyto |"; head = 1; main = 1; next }
     head { print $0 "---|"; head = 0; next }
-    /^[|] / && NF == 6 {
+    main && /^[|] / && NF == 6 {
       name = $1; sub(/^[|] (typed )?/, "", name)
       print $0 " " ((name in np) ? np[name] : "–") " |"; next
     }
@@ -133,6 +134,11 @@ stream at this size (a destination line that is not 64-byte aligned is stored no
 The row \`hand-written f32 2-D transpose\` is the baseline of the transposes: the loop a user
 would write (32×32 blocks, an element at a time), on the same array as \`f32 2-D transpose\`
 and checked against the engine's result.
+
+Then the same engine into a destination 16 bytes past a line, where a large \`Vec<u8>\` from
+the system allocator starts, each beside its ratio into one on a line (measured right after
+it): the lines the kernels stream are then two halves of the memory's, so the block kernels of
+bit fields store normally, and the others stream what whole lines they can.
 
 Then small tensors: \`copy_from\` of one 4 KiB tensor, hot, against \`copy_from_slice\`; the
 copy plan of a pair of layout types is built on the first call and kept. And arrays that fit

@@ -225,6 +225,18 @@ impl How {
         }
     }
 
+    /// Whether the destination is written by a block kernel of bit fields (a transpose, or
+    /// rows interleaved or split), whose non-temporal stores write the lines of the
+    /// destination's rows.
+    fn writes_field_blocks(&self) -> bool {
+        match self {
+            How::Through(t) => t.second.how.writes_field_blocks(),
+            How::Peeled(p) => p.interior.how.writes_field_blocks(),
+            How::Bits { nest, .. } => matches!(nest.kernel, Kernel::Block { .. }),
+            _ => false,
+        }
+    }
+
     /// Moves the loop at `depth` of the nest of a copy of slots or fields outermost.
     fn reorder(&mut self, depth: usize) {
         if let How::Words { nest, .. } | How::Bits { nest, .. } = self {
@@ -838,8 +850,10 @@ impl CopyPlan {
     /// whole-byte storage, with the `rayon` feature). A large copy streams whole cache lines
     /// into `dst` where it starts on a line: a destination from
     /// [`AlignedBuf::try_zeroed`] (64-byte aligned, on huge pages from 4 MiB) is faster than a
-    /// `Vec<u8>`, 16 bytes off a line (measured `f32[4096,4096]` transposed, 64 MiB: 0.6-0.8 of
-    /// memcpy against 0.46, before the square blocks that now take it to 0.7-0.9).
+    /// `Vec<u8>`, 16 bytes off a line: measured (64 MiB, against memcpy, on a line and off it)
+    /// `f32[4096,4096]` transposed 0.75 and 0.53, u8 0.57 and 0.32, s4 rows ->
+    /// `T(8,128)(2,1)E(4)` 0.85 and 0.48; rows into tiles lose less (f32 `T(8,128)` 1.26 and
+    /// 1.09).
     ///
     /// # Errors
     /// [`RelayoutError::Length`] if a buffer's length is not its layout's byte size.
@@ -932,7 +946,21 @@ impl CopyPlan {
 
     /// The copy over buffers of the right lengths.
     pub(crate) fn run(&self, src: &[u8], dst: &mut [u8], parts: Range<usize>) {
-        let stream = self.dst.bytes >= stream::STREAM_BYTES;
+        // The block kernels of bit fields stream the destination's lines as the lines of its
+        // rows, which are the memory's only where the data starts on a line: elsewhere (a
+        // `Vec<u8>` from the system allocator starts 16 bytes past one) they stream what
+        // they can of each block and store the rest, each line half streamed by one block and
+        // half stored by another, so they store normally. Measured (64 MiB, destination 16
+        // bytes past a line, medians of two alternating runs) s4 rows -> `T(8,128)(2,1)E(4)`
+        // 0.27 -> 0.47 of memcpy, `{1,0:E(4)}` -> `{0,1:E(4)}` 0.16 -> 0.26, u1 `{1,0:E(1)}`
+        // -> `{0,1:E(1)}` 0.15 -> 0.24. Slots of whole bytes stream what they can still:
+        // stored normally, s8 rows -> `T(32,128)(4,1)` lost 0.72 -> 0.62, bf16
+        // `T(8,128)(2,1)` -> `{0,1}` 0.53 -> 0.48, and f32 rows -> `T(8,128)` 1.09 -> 0.81.
+        let on_line = (dst.as_ptr() as usize)
+            .wrapping_add(self.dst.prefix)
+            .is_multiple_of(stream::LINE);
+        let stream =
+            self.dst.bytes >= stream::STREAM_BYTES && (on_line || !self.how.writes_field_blocks());
         if parts == (0..self.parts()) {
             return self.run_whole(src, dst, stream);
         }
