@@ -138,6 +138,8 @@ def main():
     v, a = pairs(4096, 8192, 8, 128, 2)
     case("bf16 rows -> T(8,128)(2,1)", np.uint16, (4096, 8192), v, a)
     case("bf16 T(8,128)(2,1) -> rows", np.uint16, (4096, 8192), v, a, back=True)
+    v, a = pairs(40960, 768, 8, 128, 2)
+    case("bf16 rows of 768 -> T(8,128)(2,1)", np.uint16, (40960, 768), v, a)
     v, a = pairs(8192, 8192, 32, 128, 4)
     case("s8 rows -> T(32,128)(4,1)", np.int8, (8192, 8192), v, a)
     case("s8 T(32,128)(4,1) -> rows", np.int8, (8192, 8192), v, a, back=True)
