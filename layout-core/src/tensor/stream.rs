@@ -96,6 +96,43 @@ impl<const L: usize> Lines<L> {
     }
 }
 
+/// `dst.copy_from_slice(src)` for fewer than [`LINE`] bytes (a run's partial lines), in moves
+/// of fixed sizes, the last overlapping the one before, not a call into `memcpy`: measured
+/// (64 MiB, a destination 16 bytes past a line, five alternating runs of the bench) f32 rows
+/// -> `T(8,128)`, runs of 512 bytes, 0.77-0.88 -> 0.89-1.03 of memcpy.
+#[inline(always)]
+fn short(dst: &mut [u8], src: &[u8]) {
+    fn fixed<const N: usize>(dst: &mut [u8], src: &[u8], at: usize) {
+        let d: &mut [u8; N] = (&mut dst[at..at + N]).try_into().expect("N bytes");
+        *d = src[at..at + N].try_into().expect("N bytes");
+    }
+    let n = dst.len();
+    debug_assert!(n < LINE && n == src.len());
+    match n {
+        16.. => {
+            for at in (0..n - 16).step_by(16) {
+                fixed::<16>(dst, src, at);
+            }
+            fixed::<16>(dst, src, n - 16);
+        }
+        8.. => {
+            fixed::<8>(dst, src, 0);
+            fixed::<8>(dst, src, n - 8);
+        }
+        4.. => {
+            fixed::<4>(dst, src, 0);
+            fixed::<4>(dst, src, n - 4);
+        }
+        1.. => {
+            // Every byte of 1 to 3, some twice.
+            for at in [0, n / 2, n - 1] {
+                dst[at] = src[at];
+            }
+        }
+        0 => {}
+    }
+}
+
 /// `dst.copy_from_slice(src)`, with non-temporal stores for the whole cache lines of `dst`
 /// where the target has them (x86_64); the partial lines at either end are copied normally.
 /// Call [`fence`] after the last one.
@@ -119,12 +156,8 @@ pub(crate) fn copy(dst: &mut [u8], src: &[u8]) {
             // nothing (measured u8 rows -> `T(8,64)`, 64-byte runs, 0.59 -> 0.73-0.91 of
             // memcpy, when such runs still came this way; `kernels` now streams runs of up to
             // 128 bytes as fixed-size moves).
-            if head > 0 {
-                dh.copy_from_slice(sh);
-            }
-            if !dt.is_empty() {
-                dt.copy_from_slice(st);
-            }
+            short(dh, sh);
+            short(dt, st);
             let d = db.as_mut_ptr();
             let s = sb.as_ptr();
             for k in 0..body / 16 {
@@ -191,5 +224,35 @@ pub(crate) fn fence() {
     // SAFETY: `sfence` has no preconditions; SSE is part of the x86_64 baseline.
     unsafe {
         core::arch::x86_64::_mm_sfence();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LINE, Lines, copy, fence};
+
+    /// Every length from 0 to four lines, from every byte of a line: each byte copied, none
+    /// outside the run touched (the partial lines' fixed-size moves overlap within the run
+    /// only).
+    #[test]
+    fn copies_every_run_exactly() {
+        let src: alloc::vec::Vec<u8> = (0..5 * LINE).map(|k| (k * 7 + 3) as u8).collect();
+        let mut lines = Lines::<6>::zeroed();
+        let buf = lines.0.as_flattened_mut();
+        for at in 0..LINE {
+            for len in 0..=4 * LINE {
+                buf.fill(0xEE);
+                copy(&mut buf[at..at + len], &src[..len]);
+                fence();
+                assert!(
+                    buf[at..at + len] == src[..len],
+                    "run of {len} from byte {at}"
+                );
+                assert!(
+                    buf[..at].iter().chain(&buf[at + len..]).all(|&b| b == 0xEE),
+                    "bytes outside the run of {len} from byte {at}"
+                );
+            }
+        }
     }
 }
