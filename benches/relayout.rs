@@ -347,6 +347,12 @@ const CASES: &[Case] = &[
         "u8[8191,8193]{0,1}",
         PERMUTED,
     ),
+    case(
+        "s4 E(4) 2-D transpose, odd rows",
+        "s4[8001,16384]{1,0:E(4)}",
+        "s4[8001,16384]{0,1:E(4)}",
+        PERMUTED,
+    ),
     // Tiles that overhang the array (dims that are not multiples of the tile): an interior
     // of whole tiles, then the edges.
     case(
