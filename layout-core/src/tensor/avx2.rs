@@ -443,8 +443,9 @@ pub(crate) unsafe fn zip_nibble_words(rows: [*const u8; 8], out: *mut u8) {
 }
 
 /// The fields of `4G` rows of `8 / G`-bit fields (`E(2)`: `G` = 4, `E(1)`: 8; 32 bytes of row
-/// `x` loaded by `row(x)`) zipped across the rows into 4-byte words, by plane: word `j` of plane `k`
-/// (32 words from `out(k)`) is field `G·j + k` of every row in turn, row 0's in its low bits.
+/// `x` loaded by `row(x)`) zipped across the rows into 4-byte words, by plane: word `j` of
+/// plane `k` (32 words from `out(k)`) is field `G·j + k` of every row in turn, row 0's in its
+/// low bits.
 /// Each group of `G` rows is first transposed as `G × G` matrices of fields
 /// ([`transpose_fields`]: plane `k`'s byte `j` is field `k` of byte `j` of each row of the
 /// group), then the four groups' bytes of each plane zipped as [`zip_words`] does.

@@ -1463,7 +1463,7 @@ fn slot<const N: usize>(v: u64) -> [u8; N] {
 /// `A` rows of `len` bytes, at `(at, stride, len)` bytes of `src`, interleaved into `out`
 /// (slot `y` of row `x` to slot `y · A + x`, slots of `N` bytes) 32 bytes of each row at a
 /// time, in AVX2 registers (each 16-byte half a chunk of `16 / N` slots), with non-temporal
-/// stores if `STREAM`, and then the rows' lines `ahead` bytes on fetched.
+/// stores if `STREAM`, each row's lines `ahead` bytes on fetched first.
 ///
 /// # Safety
 /// The CPU has AVX2; if `STREAM`, `out` starts 16-byte aligned.
