@@ -99,20 +99,42 @@ impl BitFields {
     }
 
     /// Copies `len` consecutive slots, as bytes when both sides hold them in whole bytes,
-    /// packing or unpacking whole bytes at once between bytes and `E(n)` fields.
+    /// packing or unpacking whole bytes at once between bytes and `E(n)` fields. A run that
+    /// starts inside a byte (an odd extent of `E(4)` fields: `s4[8191,8191]{1,0:E(4)}`, every
+    /// other row) has its first fields moved one at a time up to the byte, then goes as
+    /// above; fields of one width at different bit positions on the two sides are shifted
+    /// 8 bytes at a time ([`shifted`]). Measured (32 MiB, against memcpy, best of five)
+    /// s4[8191,8191] rows -> `T(8,128)E(4)` and back 0.02 -> 0.22-0.25.
     fn run(&self, dst: &mut [u8], src: &[u8], d: usize, s: usize, len: usize) {
         let (db, sb) = (
             self.dst_start + d * self.dst_bits,
             self.src_start + s * self.src_bits,
         );
-        let bytes =
+        // The side whose start must be on a byte: the packed one (both, for one width).
+        let lead = match (self.src_bits, self.dst_bits) {
+            (a, b) if a == b && a < 8 => (8 - db % 8) % 8 / b,
+            (8, 4 | 2 | 1) => (8 - db % 8) % 8 / self.dst_bits,
+            (4 | 2 | 1, 8) => (8 - sb % 8) % 8 / self.src_bits,
+            _ => 0,
+        }
+        .min(len);
+        for k in 0..lead {
+            self.element(dst, src, d + k, s + k);
+        }
+        let (d, s, len) = (d + lead, s + lead, len - lead);
+        let (db, sb) = (db + lead * self.dst_bits, sb + lead * self.src_bits);
+        let whole =
             |start: usize, bits: usize| start.is_multiple_of(8) && (len * bits).is_multiple_of(8);
-        if self.dst_bits == self.src_bits && bytes(db, self.dst_bits) && bytes(sb, self.src_bits) {
+        if self.dst_bits == self.src_bits && whole(db, self.dst_bits) && whole(sb, self.src_bits) {
             let n = len * self.dst_bits / 8;
             dst[db / 8..db / 8 + n].copy_from_slice(&src[sb / 8..sb / 8 + n]);
             return;
         }
         let done = match (self.src_bits, self.dst_bits) {
+            (a, b) if a == b && a < 8 && db.is_multiple_of(8) => {
+                shifted(&mut dst[db / 8..], src, sb, len * b);
+                len
+            }
             (8, 4) if db.is_multiple_of(8) => pack_nibbles(&mut dst[db / 8..], &src[sb / 8..], len),
             (8, 2) if db.is_multiple_of(8) => pack_crumbs(&mut dst[db / 8..], &src[sb / 8..], len),
             (8, 1) if db.is_multiple_of(8) => pack_bits(&mut dst[db / 8..], &src[sb / 8..], len),
@@ -130,6 +152,46 @@ impl BitFields {
         for k in done..len {
             self.element(dst, src, d + k, s + k);
         }
+    }
+}
+
+/// Copies the `bits` bits of `src` from bit `start` into `dst` from its bit 0, 8 bytes at a
+/// time as a funnel shift of two source words, the last bits (fewer than a word, or where a
+/// word would read past `src`) through one masked write; the bits of `dst` past `bits` are
+/// left as they are.
+#[inline]
+fn shifted(dst: &mut [u8], src: &[u8], start: usize, bits: usize) {
+    let (at, shift) = (start / 8, start % 8);
+    // Word `k` reads source bytes `at + 8k ..= at + 8k + 8`.
+    let words = (bits / 64).min(src.len().saturating_sub(at + 1) / 8);
+    {
+        let src = &src[at..at + 8 * words + 1];
+        let (out, _) = dst[..8 * words].as_chunks_mut::<8>();
+        for (k, o) in out.iter_mut().enumerate() {
+            let (w, _) = src[8 * k..].split_first_chunk::<8>().expect("8 bytes");
+            // `shift` is below 8; the next byte fills the top `shift` bits (none when 0).
+            let next = u64::from(src[8 * k + 8]) << (63 - shift) << 1;
+            *o = ((u64::from_le_bytes(*w) >> shift) | next).to_le_bytes();
+        }
+    }
+    let mut rest = bits - 64 * words;
+    let (mut from, mut to) = (start + 64 * words, 64 * words);
+    while rest > 0 {
+        let n = rest.min(64);
+        // The source bytes of `n` bits from `from`: at most 9.
+        let (at, shift) = (from / 8, from % 8);
+        let mut w = [0u8; 16];
+        let have = (shift + n).div_ceil(8);
+        w[..have].copy_from_slice(&src[at..at + have]);
+        let v = (u128::from_le_bytes(w) >> shift) as u64;
+        let mask = u64::MAX >> (64 - n);
+        let out = &mut dst[to / 8..to / 8 + n.div_ceil(8)];
+        let mut old = [0u8; 8];
+        old[..out.len()].copy_from_slice(out);
+        let new = (u64::from_le_bytes(old) & !mask) | (v & mask);
+        let len = out.len();
+        out.copy_from_slice(&new.to_le_bytes()[..len]);
+        (rest, from, to) = (rest - n, from + n, to + n);
     }
 }
 
@@ -1907,6 +1969,42 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        /// A run of fields from any slot to any slot (starts inside bytes, of one width at
+        /// different bit positions, or packed from or unpacked into bytes), against the same
+        /// fields moved one at a time; the destination's other bits untouched.
+        #[test]
+        fn runs_move_what_fields_one_at_a_time_move(
+            (src_bits, dst_bits) in proptest::sample::select(vec![
+                (4usize, 4usize), (2, 2), (1, 1), (8, 4), (4, 8), (8, 2), (2, 8), (8, 1), (1, 8),
+            ]),
+            (d, s, len) in (0usize..40, 0usize..40, 0usize..400),
+            (dst_start, src_start) in (0usize..3, 0usize..3),
+            sign_extend in any::<bool>(),
+            seed in any::<u64>(),
+        ) {
+            let fields = BitFields {
+                dst_bits,
+                src_bits,
+                dst_start: 8 * dst_start,
+                src_start: 8 * src_start,
+                sign_extend,
+            };
+            let bytes = |bits: usize, start: usize, slots: usize| start + (slots * bits).div_ceil(8) + 1;
+            let noise = |n: usize, salt: u64| -> Vec<u8> {
+                (0..n)
+                    .map(|k| (seed.wrapping_add(salt).wrapping_mul(k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as u8)
+                    .collect()
+            };
+            let src = noise(bytes(src_bits, src_start, s + len), 1);
+            let dst = noise(bytes(dst_bits, dst_start, d + len), 2);
+            let (mut fast, mut slow) = (dst.clone(), dst);
+            fields.run(&mut fast, &src, d, s, len);
+            for k in 0..len {
+                fields.element(&mut slow, &src, d + k, s + k);
+            }
+            prop_assert_eq!(fast, slow);
+        }
+
         /// Each position's `g × g` matrix of fields across the planes, transposed (32 bytes a
         /// plane at a time in AVX2 registers and the words left, or words only): against
         /// field-by-field moves.
