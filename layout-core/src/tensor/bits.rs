@@ -99,20 +99,23 @@ impl BitFields {
     }
 
     /// Copies `len` consecutive slots, as bytes when both sides hold them in whole bytes,
-    /// packing or unpacking whole bytes at once between bytes and `E(n)` fields. A run that
-    /// starts inside a byte (an odd extent of `E(4)` fields: `s4[8191,8191]{1,0:E(4)}`, every
-    /// other row) has its first fields moved one at a time up to the byte, then goes as
-    /// above; fields of one width at different bit positions on the two sides are shifted
-    /// 8 bytes at a time ([`shifted`]). Measured (32 MiB, against memcpy, best of five)
-    /// s4[8191,8191] rows -> `T(8,128)E(4)` and back 0.02 -> 0.22-0.25.
+    /// packing or unpacking whole bytes at once between bytes and `E(n)` fields (where a run
+    /// starts inside a byte of its packed side, its first fields one at a time up to the
+    /// byte). Fields of one width narrower than a byte go as bits ([`shifted`]), wherever
+    /// they start (an odd extent of `E(4)` fields: `s4[8191,8191]{1,0:E(4)}`, every other
+    /// row starts inside a byte). Measured (32 MiB, against memcpy, best of five)
+    /// s4[8191,8191] rows -> `T(8,128)E(4)` 0.02 -> 0.31-0.40 (4.7-4.9 GB/s), back 0.02 ->
+    /// 0.25 (3.4 GB/s), with the whole runs of [`copy`].
     fn run(&self, dst: &mut [u8], src: &[u8], d: usize, s: usize, len: usize) {
         let (db, sb) = (
             self.dst_start + d * self.dst_bits,
             self.src_start + s * self.src_bits,
         );
-        // The side whose start must be on a byte: the packed one (both, for one width).
+        if self.dst_bits == self.src_bits && self.dst_bits < 8 {
+            return shifted(dst, db, src, sb, len * self.dst_bits, false);
+        }
+        // The side whose start must be on a byte: the packed one.
         let lead = match (self.src_bits, self.dst_bits) {
-            (a, b) if a == b && a < 8 => (8 - db % 8) % 8 / b,
             (8, 4 | 2 | 1) => (8 - db % 8) % 8 / self.dst_bits,
             (4 | 2 | 1, 8) => (8 - sb % 8) % 8 / self.src_bits,
             _ => 0,
@@ -131,10 +134,6 @@ impl BitFields {
             return;
         }
         let done = match (self.src_bits, self.dst_bits) {
-            (a, b) if a == b && a < 8 && db.is_multiple_of(8) => {
-                shifted(&mut dst[db / 8..], src, sb, len * b);
-                len
-            }
             (8, 4) if db.is_multiple_of(8) => pack_nibbles(&mut dst[db / 8..], &src[sb / 8..], len),
             (8, 2) if db.is_multiple_of(8) => pack_crumbs(&mut dst[db / 8..], &src[sb / 8..], len),
             (8, 1) if db.is_multiple_of(8) => pack_bits(&mut dst[db / 8..], &src[sb / 8..], len),
@@ -155,43 +154,61 @@ impl BitFields {
     }
 }
 
-/// Copies the `bits` bits of `src` from bit `start` into `dst` from its bit 0, 8 bytes at a
-/// time as a funnel shift of two source words, the last bits (fewer than a word, or where a
-/// word would read past `src`) through one masked write; the bits of `dst` past `bits` are
-/// left as they are.
-#[inline]
-fn shifted(dst: &mut [u8], src: &[u8], start: usize, bits: usize) {
-    let (at, shift) = (start / 8, start % 8);
-    // Word `k` reads source bytes `at + 8k ..= at + 8k + 8`.
-    let words = (bits / 64).min(src.len().saturating_sub(at + 1) / 8);
-    {
-        let src = &src[at..at + 8 * words + 1];
-        let (out, _) = dst[..8 * words].as_chunks_mut::<8>();
-        for (k, o) in out.iter_mut().enumerate() {
-            let (w, _) = src[8 * k..].split_first_chunk::<8>().expect("8 bytes");
-            // `shift` is below 8; the next byte fills the top `shift` bits (none when 0).
-            let next = u64::from(src[8 * k + 8]) << (63 - shift) << 1;
-            *o = ((u64::from_le_bytes(*w) >> shift) | next).to_le_bytes();
+/// Copies the `bits` bits of `src` from bit `from` into `dst` from bit `to`, leaving the
+/// other bits of `dst` as they are: the bits up to a byte of `dst` in one masked move, then 16
+/// bytes at a time, each 64-bit lane a funnel shift of its source word and the next byte
+/// ([`lanes::funnel`]; a copy where the two start at the same bit of a byte), the rest (and
+/// where a vector would read past `src`) in masked moves of up to a word. With `stream`, the
+/// vectors are stored non-temporally where they are 16-byte aligned (call [`stream::fence`]
+/// after the last).
+#[inline(always)]
+fn shifted(dst: &mut [u8], to: usize, src: &[u8], from: usize, bits: usize, stream: bool) {
+    let head = ((8 - to % 8) % 8).min(bits);
+    if head > 0 {
+        masked(dst, to, src, from, head);
+    }
+    let (to, from, bits) = (to + head, from + head, bits - head);
+    let (at, shift) = (from / 8, from % 8);
+    // Vector `k` reads source bytes `at + 16k ..= at + 16k + 16`, as two vectors a byte apart.
+    let words = 2 * (bits / 128).min(src.len().saturating_sub(at + 1) / 16);
+    for k in 0..words / 2 {
+        let (v, next) = (lanes::at(src, at + 16 * k), lanes::at(src, at + 16 * k + 1));
+        let v = lanes::funnel(v, next, shift as u32);
+        if stream {
+            lanes::stream(v, dst, to / 8 + 16 * k);
+        } else {
+            lanes::put(v, dst, to / 8 + 16 * k);
         }
     }
-    let mut rest = bits - 64 * words;
-    let (mut from, mut to) = (start + 64 * words, 64 * words);
+    let (mut to, mut from, mut rest) = (to + 64 * words, from + 64 * words, bits - 64 * words);
     while rest > 0 {
-        let n = rest.min(64);
-        // The source bytes of `n` bits from `from`: at most 9.
-        let (at, shift) = (from / 8, from % 8);
-        let mut w = [0u8; 16];
-        let have = (shift + n).div_ceil(8);
-        w[..have].copy_from_slice(&src[at..at + have]);
-        let v = (u128::from_le_bytes(w) >> shift) as u64;
-        let mask = u64::MAX >> (64 - n);
-        let out = &mut dst[to / 8..to / 8 + n.div_ceil(8)];
-        let mut old = [0u8; 8];
-        old[..out.len()].copy_from_slice(out);
-        let new = (u64::from_le_bytes(old) & !mask) | (v & mask);
-        let len = out.len();
-        out.copy_from_slice(&new.to_le_bytes()[..len]);
-        (rest, from, to) = (rest - n, from + n, to + n);
+        let n = rest.min(64 - (from % 8).max(to % 8));
+        masked(dst, to, src, from, n);
+        (to, from, rest) = (to + n, from + n, rest - n);
+    }
+}
+
+/// [`shifted`] of `n` bits (1 to 64) that lie within one 64-bit word a side (`from % 8 + n`
+/// and `to % 8 + n` at most 64): whole words read (and the destination's written back) where
+/// the buffers have them, else the bytes the bits lie in.
+#[inline]
+fn masked(dst: &mut [u8], to: usize, src: &[u8], from: usize, n: usize) {
+    let (a, s, b, t) = (from / 8, from % 8, to / 8, to % 8);
+    debug_assert!(n >= 1 && s + n <= 64 && t + n <= 64);
+    let word = |bytes: &[u8], at: usize, len: usize| match bytes[at..].first_chunk::<8>() {
+        Some(w) => u64::from_le_bytes(*w),
+        None => bytes[at..at + len]
+            .iter()
+            .rev()
+            .fold(0, |w, &b| w << 8 | u64::from(b)),
+    };
+    let mask = u64::MAX >> (64 - n);
+    let v = (word(src, a, (s + n).div_ceil(8)) >> s) & mask;
+    let len = (t + n).div_ceil(8);
+    let new = (word(dst, b, len) & !(mask << t)) | (v << t);
+    match dst[b..].first_chunk_mut::<8>() {
+        Some(w) => *w = new.to_le_bytes(),
+        None => dst[b..b + len].copy_from_slice(&new.to_le_bytes()[..len]),
     }
 }
 
@@ -430,6 +447,47 @@ pub(crate) fn copy(
                 fields.element(dst, src, d, s);
             }
         }),
+        Kernel::Run(run) if fields.src_bits == fields.dst_bits && fields.dst_bits < 8 => {
+            // Sub-byte fields of one width: the whole runs of a leaf as bits ([`shifted`]),
+            // their length and strides hoisted out of the loop and whether they clip found
+            // without a division (`count` divided once a run: a fifth of the time), the
+            // clipped ones as runs.
+            let bits = fields.dst_bits;
+            nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
+                let count = |k: usize| nest.count(run, Nest::at_step(leaf, run.dim, k));
+                // Runs clip only past the array's edge, so only the last ones may: the whole
+                // ones come first (found without `count`'s division).
+                let reach = run.size.saturating_sub(1) * run.mult;
+                let full = |k: usize| {
+                    !run.clip
+                        || nest.bounds[run.dim].saturating_sub(Nest::at_step(leaf, run.dim, k))
+                            > reach
+                };
+                let whole = if leaf.n == 0 || full(leaf.n - 1) {
+                    leaf.n
+                } else {
+                    (0..leaf.n).take_while(|&k| full(k)).count()
+                };
+                let (d, s) = offsets(leaf, 0);
+                let (to, from) = (fields.dst_start + d * bits, fields.src_start + s * bits);
+                let (dstep, sstep) = (leaf.step.dst * bits, leaf.step.src * bits);
+                let length = run.size * bits;
+                // Streamed where a run is whole lines of the destination: partial lines
+                // streamed by two runs each cost more than the reads they save (measured
+                // s4 `T(8,128)E(4)` -> rows of 8191, 64 MiB, 0.16 -> 0.11 of memcpy).
+                let lines = stream && length.is_multiple_of(8 * stream::LINE);
+                for k in 0..whole {
+                    let to = to + k * dstep;
+                    let on_line = to.is_multiple_of(8)
+                        && dst.as_ptr().wrapping_add(to / 8).align_offset(stream::LINE) == 0;
+                    shifted(dst, to, src, from + k * sstep, length, lines && on_line);
+                }
+                for k in whole..leaf.n {
+                    let (d, s) = offsets(leaf, k);
+                    fields.run(dst, src, d, s, count(k));
+                }
+            })
+        }
         Kernel::Run(run) => nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
                 let (d, s) = offsets(leaf, k);

@@ -30,6 +30,23 @@ mod imp {
     #[derive(Clone, Copy)]
     pub(crate) struct V(__m128i);
 
+    /// Each 64-bit lane of `v` shifted down by `shift` (below 8) bits, its top `shift` bits
+    /// the low ones of the top byte of the same lane of `next` (`v`'s bytes one byte on).
+    #[inline(always)]
+    pub(crate) fn funnel(v: V, next: V, shift: u32) -> V {
+        use core::arch::x86_64::{_mm_cvtsi32_si128, _mm_sll_epi64, _mm_srl_epi64, _mm_srli_epi64};
+        // SAFETY: SSE2 is part of the x86_64 baseline; the intrinsics read only registers
+        // (counts of 64 and more shift every bit out, as the lane formula wants for 0).
+        unsafe {
+            let high = _mm_srli_epi64::<56>(next.0);
+            let up = _mm_sll_epi64(high, _mm_cvtsi32_si128(64 - shift as i32));
+            V(_mm_or_si128(
+                _mm_srl_epi64(v.0, _mm_cvtsi32_si128(shift as i32)),
+                up,
+            ))
+        }
+    }
+
     #[inline(always)]
     pub(crate) fn load(b: &[u8; 16]) -> V {
         // SAFETY: `b` is 16 readable bytes and `_mm_loadu_si128` takes any alignment; SSE2 is
@@ -268,6 +285,20 @@ mod imp {
     #[derive(Clone, Copy)]
     pub(crate) struct V([u8; 16]);
 
+    /// Each 64-bit lane of `v` shifted down by `shift` (below 8) bits, its top `shift` bits
+    /// the low ones of the top byte of the same lane of `next` (`v`'s bytes one byte on).
+    #[inline(always)]
+    pub(crate) fn funnel(v: V, next: V, shift: u32) -> V {
+        let mut out = [0u8; 16];
+        for k in 0..2 {
+            let lane =
+                |b: &[u8; 16]| u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().expect("8"));
+            let up = (lane(&next.0) >> 56) << (63 - shift) << 1;
+            out[8 * k..8 * k + 8].copy_from_slice(&((lane(&v.0) >> shift) | up).to_le_bytes());
+        }
+        V(out)
+    }
+
     #[inline(always)]
     pub(crate) fn load(b: &[u8; 16]) -> V {
         V(*b)
@@ -421,8 +452,8 @@ mod imp {
 }
 
 pub(crate) use imp::{
-    V, crumbs_apart, crumbs_together, halves, load, low_bits, nibbles_apart, nibbles_together,
-    sign_crumbs, sign_nibbles, store, swap_nibbles,
+    V, crumbs_apart, crumbs_together, funnel, halves, load, low_bits, nibbles_apart,
+    nibbles_together, sign_crumbs, sign_nibbles, store, swap_nibbles,
 };
 
 /// The masks of the rounds of a transpose of `G × G` matrices of `8 / G`-bit fields across

@@ -705,7 +705,7 @@ impl CopyPlan {
     /// first), whose first step moves runs of fields ([`BitFields::run`] shifts them onto
     /// bytes) and whose second interleaves or splits rows of whole bytes, a slab at a time.
     /// Measured (32 MiB, against memcpy, best of five) s4[8191,8191] rows ->
-    /// `T(8,128)(2,1)E(4)` 0.01 -> 0.11, back 0.01 -> 0.11-0.12 (the peeled plan, whose
+    /// `T(8,128)(2,1)E(4)` 0.01 -> 0.13, back 0.01 -> 0.12 (the peeled plan, whose
     /// interior is such a copy, moved a field at a time). `None` where a step would still move fields off bytes, or
     /// less than half a vector a side, or the steps do not go in slabs.
     fn through_tiles(
