@@ -237,20 +237,25 @@ impl How {
         }
     }
 
-    /// Whether a block kernel of packed fields has blocks that do not start on bytes (on
-    /// either side), which its kernels take a field at a time.
+    /// Whether a block kernel of packed fields has blocks that do not start on bytes, which
+    /// its kernels take a field at a time: rows that do not (a zip's source rows, an
+    /// unzip's destination rows, both sides' of a transpose), or an outer loop that steps
+    /// either side by a part of a byte (source rows of an odd extent of `E(4)` fields).
     fn fields_off_bytes(&self) -> bool {
         let How::Bits { nest, fields } = self else {
             return false;
         };
-        let Kernel::Block { a, b, .. } = &nest.kernel else {
+        let Kernel::Block { a, b, form } = &nest.kernel else {
             return false;
         };
-        // The source rows (`a`'s stride) and the destination rows (`b`'s).
-        fields.dst_bits == fields.src_bits
-            && fields.src_bits < 8
-            && !((a.src * fields.src_bits).is_multiple_of(8)
-                && (b.dst * fields.dst_bits).is_multiple_of(8))
+        let bytes = |slots: usize| (slots * fields.src_bits).is_multiple_of(8);
+        let rows = match form {
+            Form::Zip => bytes(a.src),
+            Form::Unzip => bytes(b.dst),
+            Form::Square | Form::Lanes { .. } => bytes(a.src) && bytes(b.dst),
+        };
+        let starts = nest.outer.iter().all(|l| bytes(l.src) && bytes(l.dst));
+        fields.dst_bits == fields.src_bits && fields.src_bits < 8 && !(rows && starts)
     }
 
     /// Moves the loop at `depth` of the nest of a copy of slots or fields outermost.
@@ -2010,6 +2015,8 @@ mod tests {
                 "s4[3,70,301]{2,1,0:E(4)}",
                 "s4[3,70,301]{2,1,0:T(32,128)(4,1)E(4)}",
             ),
+            ("u2[24,131]{1,0:E(2)}", "u2[24,131]{1,0:T(8,128)(2,1)E(2)}"),
+            ("u1[16,389]{1,0:E(1)}", "u1[16,389]{1,0:T(8,128)(2,1)E(1)}"),
         ];
         for (a, b) in pairs {
             for (x, y) in [(a, b), (b, a)] {
@@ -2028,11 +2035,8 @@ mod tests {
                 check_both_ways(a, b, stream);
             }
         }
-        // Narrower fields (their pair zips and splits do not go in slabs: a field at a time
-        // still), and runs alone.
+        // Runs alone.
         let runs = [
-            ("u2[24,131]{1,0:E(2)}", "u2[24,131]{1,0:T(8,128)(2,1)E(2)}"),
-            ("u1[16,389]{1,0:E(1)}", "u1[16,389]{1,0:T(8,128)(2,1)E(1)}"),
             ("s4[17,259]{1,0:E(4)}", "s4[17,259]{1,0:T(8,128)E(4)}"),
             ("u1[9,77]{1,0:E(1)}", "u1[9,77]{1,0:T(8,128)E(1)}"),
         ];
