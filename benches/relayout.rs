@@ -607,16 +607,22 @@ fn measure_into(
     there.copy(&src, dst).expect("lengths");
     back.copy(dst, &mut again).expect("lengths");
     let plan = xla_layout::Plan::new(&a).expect("a plan");
-    if plan.physical_elements() > plan.elements() {
-        // A padded source (tiles that overhang the array): its padding bytes are no
-        // element's, and the copy back leaves them as they were; every element's bytes
-        // come back (whole-byte elements here).
-        let n = plan.element_bits() / 8;
-        assert!(n > 0, "{name}: a padded source of whole bytes");
+    let bits = plan.element_bits();
+    if plan.physical_elements() > plan.elements() || !(plan.elements() * bits).is_multiple_of(8) {
+        // A padded source (tiles that overhang the array, or sub-byte fields that end inside
+        // a byte): its padding is no element's, and the copy back leaves it as it was; every
+        // element comes back.
+        let field = |buf: &[u8], o: usize| -> Vec<u8> {
+            let at = 8 * plan.prefix_bytes() + o * bits;
+            if bits >= 8 {
+                buf[at / 8..at / 8 + bits / 8].to_vec()
+            } else {
+                vec![(buf[at / 8] >> (at % 8)) & ((1u8 << bits) - 1)]
+            }
+        };
         for o in plan.logical_offsets() {
-            let at = plan.prefix_bytes() + o * n;
             assert!(
-                again[at..at + n] == src[at..at + n],
+                field(&again, o) == field(&src, o),
                 "{name}: the round trip changed the element at slot {o}"
             );
         }
