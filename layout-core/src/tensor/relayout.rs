@@ -796,14 +796,16 @@ impl CopyPlan {
         })
     }
 
-    /// A copy of packed fields whose blocks do not start on bytes (an odd extent of `E(4)`
-    /// fields across a transpose: `s4[8001,16384]` `{1,0:E(4)}` -> `{0,1:E(4)}`, whose block
-    /// kernels would fall to a field at a time) in three steps: the fields unpacked into a
+    /// A copy of packed fields whose blocks do not start on bytes where neither side pads
+    /// to whole bytes ([`CopyPlan::through_tiles`]; rows of whole bytes into transposed tiles
+    /// of an odd extent: `s4[121,34]` `{1,0:E(4)}` -> `{0,1:T(8,128)E(4)}`), whose block
+    /// kernels would fall to a field at a time, in three steps: the fields unpacked into a
     /// byte each, those bytes relaid out, packed again, the first two a slab at a time where
-    /// they allow. Measured (64 MiB, against memcpy) `s4[8001,16384]` 0.006 -> 0.023-0.025:
-    /// most of it now the page faults of the whole intermediates (a slab at a time is the
-    /// next step). `direct`, the one-step copy, runs where a scratch cannot be allocated;
-    /// `None` where the unpacking or packing would still move less than a vector a side.
+    /// they allow. Measured (64 MiB, against memcpy, when odd untiled transposes came this
+    /// way) `s4[8001,16384]` 0.006 -> 0.023-0.025, most of it the page faults of the whole
+    /// intermediates; s4[8191,8191] rows -> `{0,1:T(8,128)E(4)}` 0.09 -> 0.47 GB/s. `direct`,
+    /// the one-step copy, runs where a scratch cannot be allocated; `None` where the
+    /// unpacking or packing would still move less than a vector a side.
     fn through_bytes(
         (src, sp): (&ArrayShape, &Plan),
         (dst, dp): (&ArrayShape, &Plan),
