@@ -501,49 +501,51 @@ impl Through {
 }
 
 /// `shape`'s layout without its last tile (a sub-tile such as `(2,1)`, or a second level of
-/// tiling), as an intermediate of a two-step copy: static dims, no metadata prefix, no tail
-/// padding; `None` for a layout of fewer than two tiles.
+/// tiling), as an intermediate of a two-step copy (see [`intermediate`]); `None` for a layout
+/// of fewer than two tiles.
 fn without_sub_tile(shape: &ArrayShape) -> Option<ArrayShape> {
-    let layout = &shape.layout;
-    let (_, tiles) = layout.tiles.split_last().filter(|(_, t)| !t.is_empty())?;
-    let dims = shape
-        .dims
-        .iter()
-        .map(|d| d.extent())
-        .collect::<Option<Vec<_>>>()?;
-    let mut mid = ArrayShape::new(shape.element_type, dims);
-    mid.layout = ArrayLayout {
-        tiles: tiles.to_vec(),
-        element_size_in_bits: layout.element_size_in_bits,
-        ..ArrayLayout::new(layout.minor_to_major.iter().copied())
-    };
-    Some(mid)
+    let (_, tiles) = shape
+        .layout
+        .tiles
+        .split_last()
+        .filter(|(_, t)| !t.is_empty())?;
+    intermediate(shape, tiles.to_vec())
 }
 
 /// `shape`'s untiled layout of packed fields (of `bits` each) whose minor dim does not fill
 /// whole bytes, with that dim padded to whole bytes by a tile of one dim (`s4[8001,16384]`
 /// `{0,1:E(4)}` -> `{0,1:T(8002)E(4)}`), as an intermediate of a two-step copy whose blocks
-/// would start inside bytes: each row then starts on a byte, and the step that takes the
-/// padding out moves whole rows as runs ([`bits`]' funnel shifts). Static dims, no metadata
-/// prefix; `None` for a tiled layout or one whose rows already start on bytes.
+/// would start inside bytes (see [`intermediate`]): each row then starts on a byte, and the
+/// step that takes the padding out moves whole rows as runs ([`bits`]' funnel shifts).
+/// `None` for a tiled layout or one whose rows already start on bytes.
 fn padded_to_bytes(shape: &ArrayShape, bits: usize) -> Option<ArrayShape> {
     let layout = &shape.layout;
-    let minor = *layout.minor_to_major.first()?;
+    if !layout.tiles.is_empty() || bits >= 8 {
+        return None;
+    }
+    let minor = usize::try_from(*layout.minor_to_major.first()?).ok()?;
+    let extent = shape.dims.get(minor)?.extent()?;
+    let per_byte = i64::try_from(8 / bits.max(1)).ok()?;
+    if extent % per_byte == 0 {
+        return None;
+    }
+    let padded = extent.checked_add(per_byte - extent % per_byte)?;
+    intermediate(shape, alloc::vec![Tile::new([padded])])
+}
+
+/// `shape` with `tiles` as its layout's tiles, as an intermediate of a two-step copy: static
+/// dims, the same dim order and element size, no metadata prefix, no tail padding; `None`
+/// for an unbounded dim.
+fn intermediate(shape: &ArrayShape, tiles: Vec<Tile>) -> Option<ArrayShape> {
+    let layout = &shape.layout;
     let dims = shape
         .dims
         .iter()
         .map(|d| d.extent())
         .collect::<Option<Vec<_>>>()?;
-    let per_byte = i64::try_from(8 / bits.clamp(1, 8)).ok()?;
-    let extent = *dims.get(usize::try_from(minor).ok()?)?;
-    if !layout.tiles.is_empty() || bits >= 8 || extent % per_byte == 0 {
-        return None;
-    }
     let mut mid = ArrayShape::new(shape.element_type, dims);
     mid.layout = ArrayLayout {
-        tiles: alloc::vec![Tile::new([
-            extent.checked_add(per_byte - extent % per_byte)?
-        ])],
+        tiles,
         element_size_in_bits: layout.element_size_in_bits,
         ..ArrayLayout::new(layout.minor_to_major.iter().copied())
     };
@@ -744,9 +746,10 @@ impl CopyPlan {
     /// out by runs, each step planned whole (the intermediate whole too: its nest has no slab
     /// loop). Measured (32 MiB, against memcpy, best of five) s4[8191,8191] rows ->
     /// `T(8,128)(2,1)E(4)` 0.01 -> 0.13, back 0.01 -> 0.12 (the peeled plan, whose interior
-    /// is such a copy, moved a field at a time); 62 MiB, alternating runs, s4[8001,16384]
-    /// `{1,0:E(4)}` -> `{0,1:E(4)}` 0.79 -> 0.88-1.24 GB/s (through bytes before), back
-    /// 1.05 -> 1.28-1.83, s4[8191,8191] 0.75 -> 0.95-1.01, u2[8191,16383] 0.37 -> 0.63-0.65.
+    /// is such a copy, moved a field at a time); transposes (alternating runs against the
+    /// plans through bytes, which had moved these a field at a time) s4[8001,16384]
+    /// `{1,0:E(4)}` -> `{0,1:E(4)}` 0.33 -> 1.33-1.39 GB/s, s4[8191,8191] 0.31 -> 0.93-1.13,
+    /// u2[8191,16383] 0.15 -> 0.68, u1[8191,32767] 0.08 -> 0.43.
     /// `None` where a step would still move fields off bytes, or less than half a vector a
     /// side, or the steps without the sub-tile do not go in slabs.
     fn through_tiles(
@@ -755,39 +758,37 @@ impl CopyPlan {
         direct: &CopyPlan,
     ) -> Option<CopyPlan> {
         let element_type = src.element_type;
-        let padded = [(dst, dp), (src, sp)]
-            .into_iter()
-            .filter_map(|(shape, plan)| padded_to_bytes(shape, plan.element_bits()))
-            .map(|mid| (mid, false));
-        let through = [dst, src]
+        let fit = |p: &CopyPlan| !p.how.narrow(VECTOR_BITS / 2) && !p.how.fields_off_bytes();
+        let two_steps = |first: CopyPlan, second: CopyPlan| {
+            let through = Through::new(first, second, direct.clone());
+            (fit(&through.first) && fit(&through.second)).then_some(through)
+        };
+        let sub_tiled = [dst, src]
             .into_iter()
             .filter_map(without_sub_tile)
-            .map(|mid| (mid, true))
-            .chain(padded)
-            .find_map(|(mid, slabbed)| {
+            .find_map(|mid| {
                 let mp = Plan::new(&mid).ok()?;
-                // Through a padded layout, each step planned whole: where both sides' rows
-                // start inside bytes, the transpose goes through the other side padded too
-                // (three steps; each padding tiles a layout, which is not padded again).
-                let (first, second) = if slabbed {
-                    (
-                        CopyPlan::direct(sp, &mp, element_type, false),
-                        CopyPlan::direct(&mp, dp, element_type, false),
-                    )
-                } else {
-                    (
+                two_steps(
+                    CopyPlan::direct(sp, &mp, element_type, false),
+                    CopyPlan::direct(&mp, dp, element_type, false),
+                )
+                .filter(|t| t.slabs.is_some())
+            });
+        // Through a padded layout, each step planned whole: where both sides' rows start
+        // inside bytes, the transpose goes through the other side padded too (three steps;
+        // padding tiles a layout, which is not padded again).
+        let through = sub_tiled.or_else(|| {
+            [(dst, dp), (src, sp)]
+                .into_iter()
+                .filter_map(|(shape, plan)| padded_to_bytes(shape, plan.element_bits()))
+                .find_map(|mid| {
+                    let mp = Plan::new(&mid).ok()?;
+                    two_steps(
                         CopyPlan::from_plans((src, sp), (&mid, &mp)),
                         CopyPlan::from_plans((&mid, &mp), (dst, dp)),
                     )
-                };
-                let fit =
-                    |p: &CopyPlan| !p.how.narrow(VECTOR_BITS / 2) && !p.how.fields_off_bytes();
-                let through = Through::new(first, second, direct.clone());
-                (fit(&through.first)
-                    && fit(&through.second)
-                    && (through.slabs.is_some() || !slabbed))
-                    .then_some(through)
-            })?;
+                })
+        })?;
         Some(CopyPlan {
             src: direct.src,
             dst: direct.dst,
@@ -813,12 +814,8 @@ impl CopyPlan {
     ) -> Option<CopyPlan> {
         let element_type = src.element_type;
         let bytes = |shape: &ArrayShape| {
-            let dims = extents(shape).into_iter().collect::<Option<Vec<_>>>()?;
-            let mut unpacked = ArrayShape::new(element_type, dims);
-            unpacked.layout = ArrayLayout {
-                tiles: shape.layout.tiles.clone(),
-                ..ArrayLayout::new(shape.layout.minor_to_major.iter().copied())
-            };
+            let mut unpacked = intermediate(shape, shape.layout.tiles.clone())?;
+            unpacked.layout.element_size_in_bits = 0;
             let plan = Plan::new(&unpacked).ok()?;
             Some((unpacked, plan))
         };
