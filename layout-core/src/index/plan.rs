@@ -325,8 +325,9 @@ impl Plan {
     /// a shift and a mask, any other a multiply by a precomputed reciprocal that is exact for
     /// every index a plan can hold. When every tile size is a power of two and no `*` merges
     /// dimensions (`T(8,128)`, `T(8,128)(2,1)`, untiled layouts), the offset is a sum of one
-    /// `((index[d] >> shift) & mask) * stride` per tiled coordinate. See BENCHMARKS.md for its
-    /// cost against a hand-written closed form.
+    /// `((index[d] >> shift) & mask) * stride` per tiled coordinate; untiled, of one
+    /// `index[d] * stride` per dimension. See BENCHMARKS.md for its cost against a
+    /// hand-written closed form.
     ///
     /// ```
     /// let a = xla_layout::parse_array("f32[4,8]{1,0:T(2,4)(2,1)}").unwrap();

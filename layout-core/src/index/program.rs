@@ -247,6 +247,9 @@ pub(crate) struct Program {
 /// What a [`Program`] runs when its inline terms are not the offset.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Rest {
+    /// Nothing, and no inline term has a shifted part: the offset is `Σ index[d] · scale_d`
+    /// (untiled layouts), one multiply a dimension.
+    Strides,
     /// Nothing: the inline terms are the whole offset.
     None,
     /// Per dimension, quotients by reciprocals: for tiles that are not all powers of two,
@@ -362,11 +365,13 @@ impl Program {
                         None => all = false,
                     }
                 }
-                if all {
-                    Rest::None
-                } else {
+                if !all {
                     inline = [Terms::default(); INLINE_DIMS];
                     Rest::Fields(fields)
+                } else if inline.iter().all(|t| t.coefs == [0, 0]) {
+                    Rest::Strides
+                } else {
+                    Rest::None
                 }
             }
             Some(fields) => Rest::Fields(fields),
@@ -487,7 +492,7 @@ impl Program {
     /// · Π dims[d + 1 ..]`): the inline terms are the whole program, and each dimension that
     /// can be nonzero has its row-major stride and no shifted terms.
     pub(crate) fn row_major(&self, dims: &[usize]) -> bool {
-        if !matches!(self.rest, Rest::None) || dims.len() > INLINE_DIMS {
+        if !matches!(self.rest, Rest::Strides | Rest::None) || dims.len() > INLINE_DIMS {
             return false;
         }
         let mut stride = 1usize;
@@ -504,6 +509,9 @@ impl Program {
     #[inline]
     pub(crate) fn eval(&self, index: &[usize]) -> usize {
         match &self.rest {
+            Rest::Strides => index.iter().zip(&self.inline).fold(0usize, |acc, (&x, t)| {
+                acc.wrapping_add(x.wrapping_mul(t.scale))
+            }),
             Rest::None => index
                 .iter()
                 .zip(&self.inline)
@@ -515,7 +523,7 @@ impl Program {
     /// The offset when the inline fields are not the whole program.
     fn eval_rest(&self, index: &[usize]) -> usize {
         match &self.rest {
-            Rest::None => self.eval(index),
+            Rest::Strides | Rest::None => self.eval(index),
             Rest::Quotients(per_dim) => index
                 .iter()
                 .zip(per_dim.iter())
@@ -562,7 +570,7 @@ impl Program {
     #[inline]
     pub(crate) fn eval_many<I: AsRef<[usize]>>(&self, indices: &[I], out: &mut [usize]) {
         match &self.rest {
-            Rest::None => {
+            Rest::Strides | Rest::None => {
                 // Dimension by dimension over all indices: each pass keeps its dimension's
                 // terms in registers and computes only those that are nonzero (one multiply
                 // for an untiled dimension), where one index at a time looped over the
@@ -648,7 +656,8 @@ mod tests {
         let cases = [
             ("f32[1024,1024]{1,0:T(8,128)}", "inline"),
             ("bf16[64,256]{1,0:T(8,128)(2,1)}", "inline"),
-            ("f32[33,77]", "inline"),
+            ("f32[33,77]", "strides"),
+            ("f32[33,77,5]{0,2,1}", "strides"),
             ("f32[100,70]{1,0:T(6,100)}", "quotients"),
             ("f32[50,70]{0,1:T(6,9)}", "quotients"),
             ("f32[5,70,9]{2,0,1:T(3,8)}", "quotients"),
@@ -660,6 +669,7 @@ mod tests {
         for (text, form) in cases {
             let p = plan(text);
             let got = match p.program.rest {
+                Rest::Strides => "strides",
                 Rest::None => "inline",
                 Rest::Quotients(_) => "quotients",
                 Rest::Fields(_) => "fields",
