@@ -279,8 +279,10 @@ mod imp {
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-mod imp {
+/// The same operations in plain Rust: what targets other than x86_64 run, and what the tests
+/// on x86_64 check the SSE2 forms against.
+#[cfg(any(not(target_arch = "x86_64"), test))]
+mod portable {
     /// 16 bytes.
     #[derive(Clone, Copy)]
     pub(crate) struct V([u8; 16]);
@@ -450,6 +452,9 @@ mod imp {
         V(o)
     }
 }
+
+#[cfg(not(target_arch = "x86_64"))]
+use portable as imp;
 
 pub(crate) use imp::{
     V, crumbs_apart, crumbs_together, funnel, halves, load, low_bits, nibbles_apart,
@@ -797,5 +802,126 @@ mod tests {
         let mut back = [0u8; 16];
         put(nibbles_together(at(&wide, 0), at(&wide, 16)), &mut back, 0);
         assert_eq!(back[..], bytes[..]);
+    }
+}
+
+/// Every SSE2 operation against its plain-Rust form (`portable`, what other targets run), on
+/// random vectors: the two must agree byte for byte over each operation's documented inputs.
+#[cfg(all(test, target_arch = "x86_64"))]
+mod portable_tests {
+    use super::{imp, portable};
+    use proptest::prelude::*;
+
+    type Bytes = [u8; 16];
+
+    fn sse(b: Bytes) -> imp::V {
+        imp::load(&b)
+    }
+
+    fn out(v: imp::V) -> Bytes {
+        let mut b = [0; 16];
+        imp::store(v, &mut b);
+        b
+    }
+
+    fn plain(b: Bytes) -> portable::V {
+        portable::load(&b)
+    }
+
+    fn bytes(v: portable::V) -> Bytes {
+        let mut b = [0; 16];
+        portable::store(v, &mut b);
+        b
+    }
+
+    /// Bytes below `n`.
+    fn below(b: Bytes, n: u8) -> Bytes {
+        b.map(|x| x % n)
+    }
+
+    /// One operation of two vectors in both forms.
+    macro_rules! both {
+        ($f:ident $(::<$($g:literal),+>)?, $($arg:expr),+) => {
+            prop_assert_eq!(
+                out(imp::$f$(::<$($g),+>)?($(sse($arg)),+)),
+                bytes(portable::$f$(::<$($g),+>)?($(plain($arg)),+)),
+                "{}", stringify!($f$(::<$($g),+>)?)
+            )
+        };
+    }
+
+    proptest! {
+        #[test]
+        fn sse2_and_portable_agree(
+            a in any::<Bytes>(),
+            b in any::<Bytes>(),
+            c in any::<Bytes>(),
+            d in any::<Bytes>(),
+            shift in 0u32..8,
+        ) {
+            prop_assert_eq!(
+                out(imp::funnel(sse(a), sse(b), shift)),
+                bytes(portable::funnel(plain(a), plain(b), shift))
+            );
+            let (lo, hi): ([u8; 8], [u8; 8]) =
+                (a[..8].try_into().unwrap(), b[8..].try_into().unwrap());
+            prop_assert_eq!(out(imp::halves(&lo, &hi)), bytes(portable::halves(&lo, &hi)));
+            both!(lo::<1>, a, b);
+            both!(lo::<2>, a, b);
+            both!(lo::<4>, a, b);
+            both!(lo::<8>, a, b);
+            both!(hi::<1>, a, b);
+            both!(hi::<2>, a, b);
+            both!(hi::<4>, a, b);
+            both!(hi::<8>, a, b);
+            both!(transpose_slots::<2, 2>, a);
+            both!(transpose_slots::<8, 2>, a);
+            both!(transpose_slots::<16, 2>, a);
+            both!(transpose_slots::<16, 4>, a);
+            both!(sign_nibbles, below(a, 16));
+            both!(sign_crumbs, below(a, 4));
+            both!(nibbles_together, a, b);
+            prop_assert_eq!(
+                imp::nibbles_apart(sse(a)).map(out),
+                portable::nibbles_apart(plain(a)).map(bytes)
+            );
+            prop_assert_eq!(
+                imp::crumbs_apart(sse(a)).map(out),
+                portable::crumbs_apart(plain(a)).map(bytes)
+            );
+            prop_assert_eq!(imp::low_bits(sse(a)), portable::low_bits(plain(a)));
+            prop_assert_eq!(
+                out(imp::crumbs_together([a, b, c, d].map(sse))),
+                bytes(portable::crumbs_together([a, b, c, d].map(plain)))
+            );
+            prop_assert_eq!(
+                imp::swap_nibbles(sse(a), sse(b)).map(out),
+                portable::swap_nibbles(plain(a), plain(b)).map(bytes)
+            );
+        }
+
+        /// The pointer forms: a load and a store at any offset, and the non-temporal store
+        /// (a plain one in `portable`) on a 16-byte boundary.
+        #[test]
+        fn pointer_forms_agree(buf in any::<[u8; 48]>(), at in 0usize..32) {
+            #[repr(align(16))]
+            struct Aligned([u8; 48]);
+            // SAFETY: `at + 16 <= 48`: 16 readable bytes.
+            let (x, y) = unsafe {
+                (imp::load_ptr(buf.as_ptr().add(at)), portable::load_ptr(buf.as_ptr().add(at)))
+            };
+            prop_assert_eq!(out(x), bytes(y));
+            let (mut one, mut two) = (Aligned([0; 48]), Aligned([0; 48]));
+            // SAFETY: 16 writable bytes at `at` and at 16 (a 16-byte boundary of a 16-byte
+            // aligned buffer) in each.
+            unsafe {
+                imp::store_ptr(x, one.0.as_mut_ptr().add(at));
+                portable::store_ptr(y, two.0.as_mut_ptr().add(at));
+                imp::stream_ptr(x, one.0.as_mut_ptr().add(16));
+                portable::stream_ptr(y, two.0.as_mut_ptr().add(16));
+            }
+            crate::tensor::stream::fence();
+            prop_assert_eq!(one.0, two.0);
+        }
     }
 }
