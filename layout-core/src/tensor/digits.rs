@@ -263,23 +263,21 @@ pub(crate) fn split_low(loops: &mut Vec<Loop>, bounds: &[usize], dim: usize) {
 /// The lowest loop of dim `dim` (one of [`clipped_dims`]) cut to its first `width` slots,
 /// which lie inside the array: one piece of the top loop's last step, whose other pieces the
 /// caller copies from other offsets (see `relayout::Peeled`); the dim's top loop no longer
-/// clips (the caller runs its last step only, whose piece lies inside). `None` where the dim
-/// has no loop below its top one, or `width` is not less than it.
-pub(crate) fn piece_low(loops: &mut [Loop], dim: usize, width: usize) -> Option<Loop> {
-    for top in loops.iter_mut().filter(|l| l.dim == dim && l.top) {
-        top.clip = false;
+/// clips (the caller runs its last step only, whose piece lies inside). The caller has checked
+/// that the dim has a loop of unit stride below its top one, longer than `width`.
+pub(crate) fn piece_low(loops: &mut [Loop], dim: usize, width: usize) {
+    for l in loops.iter_mut().filter(|l| l.dim == dim) {
+        if l.top {
+            l.clip = false;
+        } else if l.mult == 1 {
+            debug_assert!(width < l.size, "a piece of {width} of a loop of {}", l.size);
+            *l = Loop {
+                size: width,
+                clip: false,
+                ..*l
+            };
+        }
     }
-    let low = loops
-        .iter_mut()
-        .find(|l| l.dim == dim && l.mult == 1 && !l.top)
-        .filter(|l| width < l.size)?;
-    let whole = *low;
-    *low = Loop {
-        size: width,
-        clip: false,
-        ..whole
-    };
-    Some(whole)
 }
 
 /// `l` as an outer loop of blocks of `b` steps (`None` for one block) and the block; both

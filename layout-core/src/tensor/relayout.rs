@@ -943,9 +943,7 @@ impl CopyPlan {
                 }
                 match low {
                     Some(Low::Split(dim)) => split_low(&mut loops, &bounds, dim),
-                    Some(Low::Piece { dim, width }) => {
-                        piece_low(&mut loops, dim, width);
-                    }
+                    Some(Low::Piece { dim, width }) => piece_low(&mut loops, dim, width),
                     None => {}
                 }
                 loops
