@@ -2361,7 +2361,13 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                         // loop (with the slot transpose it was a call per slot:
                         // `f32[4099,4093]` transposed, a third of the time of its whole blocks).
                         let (stage, _) = scratch.as_flattened_mut().as_chunks_mut::<N>();
-                        edge_staged(nest, leaf, k, [a, b, wa, wb], (dst, src), stage, inner_k);
+                        let loops = [a, b, wa, wb];
+                        if inner_k == 1 {
+                            edge_staged(nest, leaf, k, loops, (dst, src), stage, |s| s);
+                        } else {
+                            let tr = |s| transpose_slot(s, inner_k);
+                            edge_staged(nest, leaf, k, loops, (dst, src), stage, tr);
+                        }
                     }
                 }
             };
@@ -2690,10 +2696,10 @@ pub(crate) fn edge(
     }
 }
 
-/// [`edge`] for slots of whole bytes, each `k × k` block of elements transposed: a clipped
-/// block whose slots fit `stage` is read in the source's order into it, then written in the
-/// destination's order from it, each side in runs along its rows; else slot by slot in the
-/// destination's order. A transpose's edge block in place read a slot of each of its source
+/// [`edge`] for slots of whole bytes, each slot passed through `tr` (the transpose of its
+/// `k × k` block of elements, or nothing): a clipped block whose slots fit `stage` is read a
+/// source row at a time into it, then written a destination row at a time from it; else slot
+/// by slot in the destination's order ([`edge_block`]). A transpose's edge block in place read a slot of each of its source
 /// rows in turn, rows whose lines an L1 set could not all hold (rows a page apart, or a few
 /// bytes off one): measured (64 MiB, best of five, three alternating runs, 2-core AMD EPYC
 /// VM) `u8[8191,8192]` rows -> `{0,1:T(8192)}`, whose edge blocks are 127 rows of 256, 7.6-7.9
@@ -2707,23 +2713,21 @@ pub(crate) fn edge_staged<const N: usize>(
     [a, b, wa, wb]: [Loop; 4],
     (dst, src): (&mut [[u8; N]], &[[u8; N]]),
     stage: &mut [[u8; N]],
-    inner_k: usize,
+    tr: impl Fn([u8; N]) -> [u8; N],
 ) {
     let (d, s) = offsets(leaf, k);
-    let tr = |slot: [u8; N]| transpose_slot(slot, inner_k);
+    // The same sides for every widened sub-block. (A block of `Form::Lanes` steps its source
+    // rows along `a` and its destination rows along `b`.)
+    let rows = a.src >= b.src && a.dst <= b.dst;
+    let sides = prefixes(nest, leaf, k, [a, b]).filter(|&(x, y)| rows && x * y <= stage.len());
     for p in 0..wa.size {
         for q in 0..wb.size {
             let at = (d + p * wa.dst + q * wb.dst, s + p * wa.src + q * wb.src);
-            let sides = prefixes(nest, leaf, k, [a, b]);
-            // (A block of `Form::Lanes` steps its source rows along `a` and its destination
-            // rows along `b`.)
-            let rows = a.src >= b.src && a.dst <= b.dst;
             match sides {
-                Some((0, _) | (_, 0)) => {}
-                Some((x, y)) if rows && x * y <= stage.len() => {
-                    staged_block((dst, src), at, [a, b], (x, y), &mut stage[..x * y], tr);
+                Some((x, y)) => {
+                    staged_block((dst, src), at, [a, b], (x, y), &mut stage[..x * y], &tr);
                 }
-                _ => edge_block(nest, leaf, k, at, [a, b], &mut |d, s| dst[d] = tr(src[s])),
+                None => edge_block(nest, leaf, k, at, [a, b], &mut |d, s| dst[d] = tr(src[s])),
             }
         }
     }
@@ -2759,6 +2763,9 @@ fn staged_block<const N: usize>(
     stage: &mut [[u8; N]],
     tr: impl Fn([u8; N]) -> [u8; N],
 ) {
+    if x * y == 0 {
+        return;
+    }
     for (p, row) in stage.chunks_exact_mut(y).enumerate() {
         for (q, slot) in row.iter_mut().enumerate() {
             *slot = src[s0 + p * a.src + q * b.src];
@@ -2793,21 +2800,20 @@ fn edge_block(
         return;
     }
     // Otherwise each side's steps inside are a prefix of its loop.
-    let inside = |l: &Loop| {
-        if l.clip {
-            let room = nest.bounds[l.dim].saturating_sub(at(l));
-            l.size.min(room.div_ceil(l.mult))
-        } else {
-            l.size
-        }
+    let Some((xa, yb)) = prefixes(nest, leaf, k, [a, b]) else {
+        return;
     };
     // The destination in order along the inner loop where it can be: stores to one row, not
     // a slot of each of `b` rows (measured, 64 MiB, medians of three alternating runs:
     // `u8[8191,8193]` transposed, whose edge blocks are 127 rows of 256, 0.24 -> 0.32 of
     // memcpy).
-    let (outer, inner) = if a.dst < b.dst { (b, a) } else { (a, b) };
-    for x in 0..inside(&outer) {
-        for y in 0..inside(&inner) {
+    let ((outer, n), (inner, m)) = if a.dst < b.dst {
+        ((b, yb), (a, xa))
+    } else {
+        ((a, xa), (b, yb))
+    };
+    for x in 0..n {
+        for y in 0..m {
             copy(
                 d0 + x * outer.dst + y * inner.dst,
                 s0 + x * outer.src + y * inner.src,

@@ -375,10 +375,10 @@ fn pieces(all: &[Loop], dst: &Plan, dim: usize) -> Option<(Vec<usize>, (usize, u
     let top = all.iter().find(|l| l.dim == dim && l.top)?;
     let low = all.iter().find(|l| l.dim == dim && l.mult == 1 && !l.top)?;
     let rest = dst.dims()[dim] % top.mult;
-    let bytes = dst.element_bits() / 8;
     if low.size != top.mult || rest == 0 || !dst.element_bits().is_multiple_of(8) {
         return None;
     }
+    let bytes = dst.element_bits() / 8;
     let widths = (0..usize::BITS)
         .rev()
         .map(|b| rest & (1 << b))
