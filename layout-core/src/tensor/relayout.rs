@@ -225,6 +225,19 @@ impl How {
         }
     }
 
+    /// Starts the copy's fields `bits` (destination, source) into their buffers' first bytes:
+    /// `None` where they do not start on bytes and the copy moves whole bytes.
+    fn start_within(&mut self, bits: (usize, usize)) -> Option<()> {
+        match self {
+            How::Bits { fields, .. } => {
+                fields.dst_start += bits.0;
+                fields.src_start += bits.1;
+                Some(())
+            }
+            _ => (bits == (0, 0)).then_some(()),
+        }
+    }
+
     /// Whether the destination is written by a block kernel of bit fields (a transpose, or
     /// rows interleaved or split), whose non-temporal stores write the lines of the
     /// destination's rows.
@@ -336,11 +349,13 @@ struct Through {
 /// `{0,1:T(8,128)}` 0.70 -> 0.90, `T(8,128)` -> `{0,1:T(8,128)}` 0.28 -> 0.81,
 /// bf16[32768,1000] `T(8,128)(2,1)` -> `{0,1}` 0.17 -> 0.37 -> 0.61 (its edge, a tenth of the
 /// array, had taken a third of the time), u8[4000,4000] rows -> `{0,1:T(8,128)}` 0.14 ->
-/// 0.40, u8[8000,8000] 0.68 -> 0.77 with the split edges. Edges of whole-byte slots go in
-/// pieces instead ([`Low::Piece`]), each a nest that does not clip, whose blocks are widened
-/// as the interior's: measured (64 MiB, the bench's paired rounds, two alternating runs)
-/// bf16[32768,1000] 0.77-0.82 -> 0.80-0.93, u8[8000,8000] 0.79-0.82 -> 0.85-0.86, f32[4000,4000]
-/// 0.92-0.93 -> 0.94-0.98. Copies
+/// 0.40, u8[8000,8000] 0.68 -> 0.77 with the split edges. Edges whose dim has one loop
+/// below its top one go in pieces instead ([`Low::Piece`]), each a nest that does not clip,
+/// whose blocks are widened as the interior's: measured (64 MiB, the bench's paired rounds,
+/// two alternating runs) bf16[32768,1000] 0.77-0.82 -> 0.80-0.93, u8[8000,8000] 0.79-0.82 ->
+/// 0.85-0.86, f32[4000,4000] 0.92-0.93 -> 0.94-0.98; for bit fields (a piece's fields may
+/// start inside a byte), s4[8191,8191] `T(8,128)E(4)` -> `T(8,128)(2,1)E(4)` 0.11 -> 0.69
+/// (its edge column had gone in blocks of one column, 2 fields). Copies
 /// that are not transposes lost that way (f32 rows -> `T(8,128)` of `[3,1025,4093]` 1.09 ->
 /// 0.66, bf16 rows -> `T(8,128)(2,1)` of `[7,1000,4000]` 0.71 -> 0.64: their clipped runs
 /// cost little) and stay whole, but for interleaves of bit fields, whose blocks go one at a
@@ -359,8 +374,7 @@ enum Low {
     /// Split where the array's edge cuts it ([`split_low`]): blocks of the largest power of
     /// two of slots that divides the edge's extent.
     Split(usize),
-    /// Its first `width` slots ([`piece_low`]), a power of two: an edge of whole-byte slots
-    /// goes in pieces of the powers of two its extent is the sum of, each from its own
+    /// Its first `width` slots ([`piece_low`]), a power of two: an edge goes in pieces of the powers of two its extent is the sum of, each from its own
     /// offset, so that no loop clips and its blocks are as wide as they can be
     /// (bf16[32768,1000] `T(8,128)(2,1)` -> `{0,1}`: pieces of 64, 32 and 8 destination rows
     /// in blocks widened to 128 columns, not 13 blocks of 8 rows by 4).
@@ -368,23 +382,21 @@ enum Low {
 }
 
 /// The widths of the pieces of dim `dim`'s edge (see [`Low::Piece`]), the powers of two the
-/// edge's extent is the sum of, largest first, and the bytes (destination, source) a slot of
-/// the dim's lowest loop steps: where the dim has one loop below its top one (that loop a
-/// whole step of the top one) and elements of whole bytes.
-fn pieces(all: &[Loop], dst: &Plan, dim: usize) -> Option<(Vec<usize>, (usize, usize))> {
+/// edge's extent is the sum of, largest first, and the dim's top and lowest loops: where the
+/// dim has one loop below its top one, a whole step of it.
+fn pieces(all: &[Loop], dst: &Plan, dim: usize) -> Option<(Vec<usize>, Loop, Loop)> {
     let top = all.iter().find(|l| l.dim == dim && l.top)?;
     let low = all.iter().find(|l| l.dim == dim && l.mult == 1 && !l.top)?;
     let rest = dst.dims()[dim] % top.mult;
-    if low.size != top.mult || rest == 0 || !dst.element_bits().is_multiple_of(8) {
+    if low.size != top.mult || rest == 0 {
         return None;
     }
-    let bytes = dst.element_bits() / 8;
     let widths = (0..usize::BITS)
         .rev()
         .map(|b| rest & (1 << b))
         .filter(|&w| w > 0)
         .collect();
-    Some((widths, (low.dst * bytes, low.src * bytes)))
+    Some((widths, *top, *low))
 }
 
 impl Peeled {
@@ -441,16 +453,34 @@ impl Peeled {
                 };
                 Some((edge, slice))
             };
-            match pieces(&all, dst, dim) {
-                Some((widths, (sd, ss))) if matches!(interior.how, How::Words { .. }) => {
-                    let mut at = 0;
-                    for width in widths {
-                        let (plan, slice) = edge(Low::Piece { dim, width })?;
-                        edges.push((plan, slice, (at * sd, at * ss)));
-                        at += width;
-                    }
+            // Each piece from the bits its first slot lies past the buffers' starts (the top
+            // loop's last step, the widths before it): whole bytes of the buffers, the rest
+            // (an odd count of `E(n)` fields) where its fields start within the first byte.
+            let bits = (dst.element_bits(), src.element_bits());
+            let in_pieces = |(widths, top, low): (Vec<usize>, Loop, Loop)| {
+                let last = dst.dims()[dim] / top.mult;
+                let mut at = 0;
+                let mut parts = Vec::with_capacity(widths.len());
+                for width in widths {
+                    let mut plan = CopyPlan::direct_within(
+                        src,
+                        dst,
+                        element_type,
+                        true,
+                        (whole, Some(Low::Piece { dim, width })),
+                    );
+                    let d = (last * top.dst + at * low.dst) * bits.0;
+                    let s = (last * top.src + at * low.src) * bits.1;
+                    plan.how.start_within((d % 8, s % 8))?;
+                    let steps = plan.how.nest()?.0.parts();
+                    parts.push((plan, Slice::outer(0..steps), (d / 8, s / 8)));
+                    at += width;
                 }
-                _ => {
+                Some(parts)
+            };
+            match pieces(&all, dst, dim).and_then(in_pieces) {
+                Some(parts) => edges.extend(parts),
+                None => {
                     let (plan, slice) = edge(Low::Split(dim))?;
                     edges.push((plan, slice, (0, 0)));
                 }
@@ -1559,6 +1589,17 @@ mod tests {
                 "s4[530,300]{1,0:E(4)}",
                 "s4[530,300]{1,0:T(32,128)(4,1)E(4)}",
             ),
+            // Edges in pieces whose fields start inside a byte: 263 columns leave 7 past
+            // the tiles, pieces of 4, 2 and 1; the last starts 6 fields in, 12 source bits
+            // (`E(2)`), 6 source and 12 destination bits (`E(1)`, a column of `(2,1)` pairs).
+            (
+                "u2[1064,263]{1,0:T(8,128)E(2)}",
+                "u2[1064,263]{1,0:T(8,128)(2,1)E(2)}",
+            ),
+            (
+                "u1[2064,263]{1,0:T(8,128)E(1)}",
+                "u1[2064,263]{1,0:T(8,128)(2,1)E(1)}",
+            ),
         ];
         for (a, b) in pairs {
             let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
@@ -1582,11 +1623,13 @@ mod tests {
         }
     }
 
-    /// An edge of slots of whole bytes goes in pieces of the powers of two its extent is the
-    /// sum of, each from its own offset: `bf16[520,200]` has 72 columns past its one whole
-    /// tile column, pieces of 64 and 8, the second 64 columns on: 64 · 2 bytes of a source
-    /// `(2,1)` sub-tile row (a column is a pair's 4 bytes: 256) and 64 destination rows of 520
-    /// elements (66560 bytes). Every element in place is `peeled_copies_put_every_element_in_place`.
+    /// An edge goes in pieces of the powers of two its extent is the sum of, each from its
+    /// own offset: `bf16[520,200]` has 72 columns past its one whole tile column, pieces of 64
+    /// and 8. The first starts at that tile column: 128 destination rows of 520 elements
+    /// (133120 bytes) and one source tile of 8 × 128 elements (2048 bytes); the second 64
+    /// columns on: 64 more destination rows (66560 bytes) and 64 columns of a source `(2,1)`
+    /// sub-tile row (a column is a pair's 4 bytes: 256). Every element in place is
+    /// `peeled_copies_put_every_element_in_place`.
     #[test]
     fn peeled_edges_go_in_pieces() {
         let (a, b) = ("bf16[520,200]{1,0:T(8,128)(2,1)}", "bf16[520,200]{0,1}");
@@ -1595,7 +1638,7 @@ mod tests {
             panic!("{a} -> {b}: {:?}", plan.how);
         };
         let shifts: Vec<(usize, usize)> = p.edges.iter().map(|e| e.2).collect();
-        assert_eq!(shifts, [(0, 0), (66560, 256)]);
+        assert_eq!(shifts, [(133120, 2048), (199680, 2304)]);
         let rows: Vec<usize> = p
             .edges
             .iter()
