@@ -2736,7 +2736,12 @@ pub(crate) fn edge_staged<const N: usize>(
 /// The steps of loops `a` and `b` of the block at step `k` of a leaf's loop that lie inside
 /// the array, where each is a prefix of its loop (not where both step the same dim, whose
 /// slots inside are bounded by the sum of both steps).
-fn prefixes(nest: &Nest, leaf: &Leaf<'_>, k: usize, [a, b]: [Loop; 2]) -> Option<(usize, usize)> {
+pub(crate) fn prefixes(
+    nest: &Nest,
+    leaf: &Leaf<'_>,
+    k: usize,
+    [a, b]: [Loop; 2],
+) -> Option<(usize, usize)> {
     if a.clip && b.clip && a.dim == b.dim {
         return None;
     }
