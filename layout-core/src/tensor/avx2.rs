@@ -140,6 +140,28 @@ pub(crate) fn swap_nibbles(a: Y, b: Y) -> [Y; 2] {
     [Y(low), Y(high)]
 }
 
+/// The 32 bytes of `E(4)` fields from `p`, or if `half` from half a byte past `p` (byte `i`
+/// the high nibble of byte `i` at `p` and the low nibble of byte `i + 1`).
+///
+/// # Safety
+/// `p` is valid for reads of 32 bytes, or 33 if `half`; the CPU has AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn load_half(p: *const u8, half: bool) -> Y {
+    // SAFETY: `p` is readable for 32 bytes, 33 if `half` (the caller's contract).
+    let v = unsafe { load(p) };
+    if !half {
+        return v;
+    }
+    // SAFETY: as above.
+    let next = unsafe { load(p.add(1)) };
+    let (lo, hi) = (_mm256_set1_epi8(0x0f), _mm256_set1_epi8(0xf0u8 as i8));
+    Y(_mm256_or_si256(
+        _mm256_and_si256(_mm256_srli_epi16::<4>(v.0), lo),
+        _mm256_and_si256(_mm256_slli_epi16::<4>(next.0), hi),
+    ))
+}
+
 /// `v` in every 64-bit lane.
 #[inline]
 #[target_feature(enable = "avx2")]

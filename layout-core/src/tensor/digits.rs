@@ -261,11 +261,18 @@ pub(crate) fn split_low(loops: &mut Vec<Loop>, bounds: &[usize], dim: usize) {
 }
 
 /// The lowest loop of dim `dim` (one of [`clipped_dims`]) cut to its first `width` slots,
-/// which lie inside the array: one piece of the top loop's last step, whose other pieces the
-/// caller copies from other offsets (see `relayout::Peeled`); the dim's top loop one step
-/// that does not clip (the caller runs it from the last step's offset). The caller has
-/// checked that the dim has a loop of unit stride below its top one, longer than `width`.
-pub(crate) fn piece_low(loops: &mut [Loop], dim: usize, width: usize) {
+/// `count` of which lie inside the array: one piece of the top loop's last step, whose other
+/// pieces the caller copies from other offsets (see `relayout::Peeled`); the dim's top loop
+/// one step that does not clip (the caller runs it from the last step's offset), the dim's
+/// bound `count`, and the lowest loop clipped if `count < width`. The caller has checked that
+/// the dim has a loop of unit stride below its top one, longer than `width`.
+pub(crate) fn piece_low(
+    loops: &mut [Loop],
+    bounds: &mut [usize],
+    dim: usize,
+    (width, count): (usize, usize),
+) {
+    bounds[dim] = count;
     for l in loops.iter_mut().filter(|l| l.dim == dim) {
         if l.top {
             *l = Loop {
@@ -277,7 +284,7 @@ pub(crate) fn piece_low(loops: &mut [Loop], dim: usize, width: usize) {
             debug_assert!(width < l.size, "a piece of {width} of a loop of {}", l.size);
             *l = Loop {
                 size: width,
-                clip: false,
+                clip: count < width,
                 ..*l
             };
         }

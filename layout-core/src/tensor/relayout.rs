@@ -253,7 +253,9 @@ impl How {
     /// Whether a block kernel of packed fields has blocks that do not start on bytes, which
     /// its kernels take a field at a time: rows that do not (a zip's source rows, an
     /// unzip's destination rows, both sides' of a transpose), or an outer loop that steps
-    /// either side by a part of a byte (source rows of an odd extent of `E(4)` fields).
+    /// either side by a part of a byte (source rows of an odd extent of `E(4)` fields); not
+    /// where 2 or 4 rows of `E(4)` fields are zipped in whole vectors, whatever half of a
+    /// byte they start at.
     fn fields_off_bytes(&self) -> bool {
         let How::Bits { nest, fields } = self else {
             return false;
@@ -262,12 +264,21 @@ impl How {
             return false;
         };
         let bytes = |slots: usize| (slots * fields.src_bits).is_multiple_of(8);
-        let rows = match form {
-            Form::Zip => bytes(a.src),
-            Form::Unzip => bytes(b.dst),
-            Form::Square | Form::Lanes { .. } => bytes(a.src) && bytes(b.dst),
+        let dst_starts = nest.outer.iter().all(|l| bytes(l.dst));
+        let starts = dst_starts && nest.outer.iter().all(|l| bytes(l.src));
+        let (rows, starts) = match form {
+            // Zips of 2 or 4 rows of `E(4)` fields in whole vectors read rows that start half
+            // a byte in (`bits::Half`). Measured (32 MiB, best of five, three alternating
+            // runs, against the steps through tiles) s4[8191,8191] rows ->
+            // `T(8,128)(2,1)E(4)` 2.1-2.2 -> 6.1-6.3 GB/s, `T(32,128)(4,1)E(4)` 3.4-3.5 ->
+            // 4.6-4.7; `T(64,128)(8,1)E(4)` lost (3.7-3.8 -> 3.2) and goes through tiles.
+            Form::Zip if fields.src_bits == 4 && a.size <= 4 && b.size.is_multiple_of(32) => {
+                (true, dst_starts)
+            }
+            Form::Zip => (bytes(a.src), starts),
+            Form::Unzip => (bytes(b.dst), starts),
+            Form::Square | Form::Lanes { .. } => (bytes(a.src) && bytes(b.dst), starts),
         };
-        let starts = nest.outer.iter().all(|l| bytes(l.src) && bytes(l.dst));
         fields.dst_bits == fields.src_bits && fields.src_bits < 8 && !(rows && starts)
     }
 
@@ -374,28 +385,50 @@ enum Low {
     /// Split where the array's edge cuts it ([`split_low`]): blocks of the largest power of
     /// two of slots that divides the edge's extent.
     Split(usize),
-    /// Its first `width` slots ([`piece_low`]), a power of two: an edge goes in pieces of the powers of two its extent is the sum of, each from its own
-    /// offset, so that no loop clips and its blocks are as wide as they can be
+    /// Its first `width` slots ([`piece_low`]), a power of two, `count` of them inside the
+    /// array: an edge goes in pieces of the powers of two its extent is the sum of, each
+    /// from its own offset, so that no loop clips and its blocks are as wide as they can be
     /// (bf16[32768,1000] `T(8,128)(2,1)` -> `{0,1}`: pieces of 64, 32 and 8 destination rows
-    /// in blocks widened to 128 columns, not 13 blocks of 8 rows by 4).
-    Piece { dim: usize, width: usize },
+    /// in blocks widened to 128 columns, not 13 blocks of 8 rows by 4). Bit fields'
+    /// pieces narrower than [`FIELDS_PIECE`] go as one that clips (`count < width`).
+    Piece {
+        dim: usize,
+        width: usize,
+        count: usize,
+    },
 }
 
-/// The widths of the pieces of dim `dim`'s edge (see [`Low::Piece`]), the powers of two the
-/// edge's extent is the sum of, largest first, and the dim's top and lowest loops: where the
-/// dim has one loop below its top one, a whole step of it.
-fn pieces(all: &[Loop], dst: &Plan, dim: usize) -> Option<(Vec<usize>, Loop, Loop)> {
+/// The narrowest piece of an edge of bit fields (see [`Low::Piece`]): narrower blocks go a
+/// field at a time, where a block of 32 fields clipped goes whole through the block kernels
+/// (`BitFields::zip_prefix`). Measured (32 MiB, best of five, two alternating runs against
+/// the steps through tiles) s4[8191,8191] rows -> `T(8,128)(2,1)E(4)`, whose edge has 31
+/// columns past pieces of 64 and 32: 1.5 times as fast with pieces of 16 to 1, 2.5-2.9 times
+/// with one piece of 32 that clips.
+const FIELDS_PIECE: usize = 32;
+
+/// The widths of the pieces of dim `dim`'s edge and the slots of each inside the array (see
+/// [`Low::Piece`]), the powers of two the edge's extent is the sum of, largest first, those
+/// below `least` as one piece of the next power of two that clips; and the dim's top and
+/// lowest loops: where the dim has one loop below its top one, a whole step of it.
+type Pieces = (Vec<(usize, usize)>, Loop, Loop);
+
+fn pieces(all: &[Loop], dst: &Plan, dim: usize, least: usize) -> Option<Pieces> {
     let top = all.iter().find(|l| l.dim == dim && l.top)?;
     let low = all.iter().find(|l| l.dim == dim && l.mult == 1 && !l.top)?;
     let rest = dst.dims()[dim] % top.mult;
     if low.size != top.mult || rest == 0 {
         return None;
     }
-    let widths = (0..usize::BITS)
+    let (narrow, wide) = (rest % least, rest - rest % least);
+    let mut widths: Vec<(usize, usize)> = (0..usize::BITS)
         .rev()
-        .map(|b| rest & (1 << b))
+        .map(|b| wide & (1 << b))
         .filter(|&w| w > 0)
+        .map(|w| (w, w))
         .collect();
+    if narrow > 0 {
+        widths.push((narrow.next_power_of_two(), narrow));
+    }
     Some((widths, *top, *low))
 }
 
@@ -457,18 +490,14 @@ impl Peeled {
             // loop's last step, the widths before it): whole bytes of the buffers, the rest
             // (an odd count of `E(n)` fields) where its fields start within the first byte.
             let bits = (dst.element_bits(), src.element_bits());
-            let in_pieces = |(widths, top, low): (Vec<usize>, Loop, Loop)| {
+            let in_pieces = |(widths, top, low): Pieces| {
                 let last = dst.dims()[dim] / top.mult;
                 let mut at = 0;
                 let mut parts = Vec::with_capacity(widths.len());
-                for width in widths {
-                    let mut plan = CopyPlan::direct_within(
-                        src,
-                        dst,
-                        element_type,
-                        true,
-                        (whole, Some(Low::Piece { dim, width })),
-                    );
+                for (width, count) in widths {
+                    let piece = Low::Piece { dim, width, count };
+                    let mut plan =
+                        CopyPlan::direct_within(src, dst, element_type, true, (whole, Some(piece)));
                     let d = (last * top.dst + at * low.dst) * bits.0;
                     let s = (last * top.src + at * low.src) * bits.1;
                     plan.how.start_within((d % 8, s % 8))?;
@@ -478,7 +507,11 @@ impl Peeled {
                 }
                 Some(parts)
             };
-            match pieces(&all, dst, dim).and_then(in_pieces) {
+            let least = match interior.how {
+                How::Bits { .. } => FIELDS_PIECE,
+                _ => 1,
+            };
+            match pieces(&all, dst, dim, least).and_then(in_pieces) {
                 Some(parts) => edges.extend(parts),
                 None => {
                     let (plan, slice) = edge(Low::Split(dim))?;
@@ -973,7 +1006,9 @@ impl CopyPlan {
                 }
                 match low {
                     Some(Low::Split(dim)) => split_low(&mut loops, &bounds, dim),
-                    Some(Low::Piece { dim, width }) => piece_low(&mut loops, dim, width),
+                    Some(Low::Piece { dim, width, count }) => {
+                        piece_low(&mut loops, &mut bounds, dim, (width, count));
+                    }
                     None => {}
                 }
                 loops
@@ -1443,7 +1478,7 @@ pub fn relayout(
 
 #[cfg(test)]
 mod tests {
-    use super::{CopyPlan, How, Kernel};
+    use super::{CopyPlan, Form, How, Kernel};
     use crate::parse_array;
     use crate::tensor::AlignedBuf;
     use alloc::vec::Vec;
@@ -1588,6 +1623,12 @@ mod tests {
             (
                 "s4[530,300]{1,0:E(4)}",
                 "s4[530,300]{1,0:T(32,128)(4,1)E(4)}",
+            ),
+            // Rows of `E(4)` fields half a byte apart, zipped as they are: 383 columns leave
+            // 127 past the tiles, pieces of 64 and 32 and one of 32 that clips (31 inside).
+            (
+                "s4[1064,383]{1,0:E(4)}",
+                "s4[1064,383]{1,0:T(8,128)(2,1)E(4)}",
             ),
             // Edges in pieces whose fields start inside a byte: 263 columns leave 7 past
             // the tiles, pieces of 4, 2 and 1; the last starts 6 fields in, 12 source bits
@@ -2237,7 +2278,9 @@ mod tests {
 
     /// Sub-tiles of packed fields whose rows do not start on bytes (an odd minor extent) go
     /// through the tiles without the sub-tile, in slabs: runs of fields shifted onto bytes,
-    /// then rows of bytes interleaved (or the other way); every element in place.
+    /// then rows of bytes interleaved (or the other way); but for zips of `E(4)` rows, which
+    /// read the rows half a byte in as they are (`bits::Half`), in one step. Every element in
+    /// place.
     #[test]
     fn odd_packed_rows_go_through_tiles() {
         let pairs = [
@@ -2253,6 +2296,21 @@ mod tests {
             for (x, y) in [(a, b), (b, a)] {
                 let plan =
                     CopyPlan::new(&parse_array(x).unwrap(), &parse_array(y).unwrap()).unwrap();
+                if x == a && x.starts_with("s4") {
+                    let zip = plan.how.nest().map(|(n, _)| n.kernel);
+                    assert!(
+                        matches!(
+                            zip,
+                            Some(Kernel::Block {
+                                form: Form::Zip,
+                                ..
+                            })
+                        ),
+                        "{x} -> {y}: a zip in one step, not {:?}",
+                        plan.how
+                    );
+                    continue;
+                }
                 let How::Through(t) = &plan.how else {
                     panic!("{x} -> {y}: {:?}", plan.how);
                 };
