@@ -408,7 +408,8 @@ const FIELDS_PIECE: usize = 32;
 
 /// The widths of the pieces of dim `dim`'s edge and the slots of each inside the array (see
 /// [`Low::Piece`]), the powers of two the edge's extent is the sum of, largest first, those
-/// below `least` as one piece of the next power of two that clips; and the dim's top and
+/// below `least` (at most half the lowest loop) as one piece of the next power of two that
+/// clips; and the dim's top and
 /// lowest loops: where the dim has one loop below its top one, a whole step of it.
 type Pieces = (Vec<(usize, usize)>, Loop, Loop);
 
@@ -419,6 +420,8 @@ fn pieces(all: &[Loop], dst: &Plan, dim: usize, least: usize) -> Option<Pieces> 
     if low.size != top.mult || rest == 0 {
         return None;
     }
+    // (Below half the loop: the clipped piece is narrower than it.)
+    let least = least.min(low.size / 2).max(1);
     let (narrow, wide) = (rest % least, rest - rest % least);
     let mut widths: Vec<(usize, usize)> = (0..usize::BITS)
         .rev()
