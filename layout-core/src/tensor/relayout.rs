@@ -867,8 +867,9 @@ impl CopyPlan {
     /// ([`padded_to_bytes`]), the transpose between padded rows, the padding put in or taken
     /// out by runs, each step planned whole (the intermediate whole too: its nest has no slab
     /// loop). Measured (32 MiB, against memcpy, best of five) s4[8191,8191] rows ->
-    /// `T(8,128)(2,1)E(4)` 0.01 -> 0.13, back 0.01 -> 0.12 (the peeled plan, whose interior
-    /// is such a copy, moved a field at a time); transposes (alternating runs against the
+    /// `T(8,128)(2,1)E(4)` 0.01 -> 0.13 (since gone in one step: zips of 2 or 4 `E(4)`
+    /// rows read rows half a byte in, see `How::fields_off_bytes`), back 0.01 -> 0.12 (the
+    /// peeled plan, whose interior is such a copy, moved a field at a time); transposes (alternating runs against the
     /// plans through bytes, which had moved these a field at a time) s4[8001,16384]
     /// `{1,0:E(4)}` -> `{0,1:E(4)}` 0.33 -> 1.33-1.39 GB/s, s4[8191,8191] 0.31 -> 0.93-1.13,
     /// u2[8191,16383] 0.15 -> 0.68, u1[8191,32767] 0.08 -> 0.43.
