@@ -494,8 +494,10 @@ pub(crate) fn copy(
             }
         }),
         Kernel::Run(run) if fields.src_bits == fields.dst_bits && fields.dst_bits < 8 => {
-            // Sub-byte fields of one width: the whole runs of a leaf as bits ([`shifted`]),
-            // their length and strides hoisted out of the loop, the clipped ones as runs.
+            // Sub-byte fields of one width: the whole runs of a leaf as bits
+            // ([`shifted_runs`] where they start on bytes of the destination, else
+            // [`shifted`]), their length and strides hoisted out of the loop, the clipped ones
+            // as runs.
             let bits = fields.dst_bits;
             nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
                 // Runs clip only past the array's edge, so only the last ones may: the whole
@@ -692,15 +694,17 @@ impl BitFields {
 
 impl BitFields {
     /// A zip block at slots `(d, s)` whose columns `b` the array's edge cuts to `y` (its rows
-    /// `a` whole), where the whole block's source lies in `src` (a tiled source's padding):
-    /// the whole block zipped into `scratch.run`, then the first `y` columns' fields (a
-    /// prefix of the destination's run) moved as bits ([`shifted`]). `false` (nothing done)
-    /// where the source does not hold the whole block or no block kernel takes it. The
-    /// blocks of the edge column of s4[8191,8191] `T(8,128)E(4)` -> `T(8,128)(2,1)E(4)` had
-    /// gone a field at a time: measured (32 MiB, best of five, alternating runs) rows ->
-    /// `T(8,128)(2,1)E(4)`, whose second step is that copy a slab at a time, 2.13-2.18 ->
-    /// 3.2-3.3 GB/s (1.8 before [`shifted_runs`]), u2[8191,16383] rows -> `T(8,128)(2,1)E(2)`
-    /// 1.3-1.4 (both changes) -> 2.3.
+    /// `a` whole), where the whole block's source lies in `src` (a tiled source's padding, or
+    /// the next row of an untiled one): the whole block zipped into `scratch.run`, then the
+    /// first `y` columns' fields (a prefix of the destination's run) moved as bits
+    /// ([`shifted`]). `false` (nothing done) where the source does not hold the whole block,
+    /// the block is larger than a page (zip blocks are a few lines), or no block kernel takes
+    /// it. Such blocks had gone a field at a time: the edge column of the second step of
+    /// s4[8191,8191] rows -> `T(8,128)(2,1)E(4)` through `T(8,128)E(4)` a slab at a time,
+    /// measured (32 MiB, best of five, alternating runs) 2.13-2.18 -> 3.2-3.3 GB/s (1.8
+    /// before [`shifted_runs`]; that copy has since gone in one step, whose edge's narrowest
+    /// piece is such a block, see `relayout::FIELDS_PIECE`), u2[8191,16383] rows ->
+    /// `T(8,128)(2,1)E(2)` 1.3-1.4 (both changes) -> 2.3.
     fn zip_prefix(
         &self,
         scratch: &mut Scratch,
@@ -1817,7 +1821,8 @@ fn unzip_rows(dst: &mut [u8], rows: Rows, from: &[u8], count: usize) {
 }
 
 /// `2P` rows of `E(4)` fields (`P` = 1, 2 or 4 pairs of rows of whole 16-byte vectors, each
-/// starting on a byte or half a byte in, see [`Half`]) interleaved into `out`: field `y` of row `x` to field `y · 2P + x`.
+/// starting on a byte or half a byte in, see [`Half`]) interleaved into `out`: field `y` of
+/// row `x` to field `y · 2P + x`.
 /// 32 fields of each row at a time, in registers: each pair of rows' bytes to bytes of one
 /// field of each ([`lanes::swap_nibbles`], even and odd fields, interleaved into field order by
 /// a round of [`lanes::shuffle`]), then those `P` rows of bytes interleaved by `log2 P`

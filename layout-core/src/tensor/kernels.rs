@@ -2699,9 +2699,9 @@ pub(crate) fn edge(
 /// [`edge`] for slots of whole bytes, each slot passed through `tr` (the transpose of its
 /// `k × k` block of elements, or nothing): a clipped block whose slots fit `stage` is read a
 /// source row at a time into it, then written a destination row at a time from it; else slot
-/// by slot in the destination's order ([`edge_block`]). A transpose's edge block in place read a slot of each of its source
-/// rows in turn, rows whose lines an L1 set could not all hold (rows a page apart, or a few
-/// bytes off one): measured (64 MiB, best of five, three alternating runs, 2-core AMD EPYC
+/// by slot in the destination's order ([`edge_block`]). A transpose's edge block in place
+/// read a slot of each of its source rows in turn, rows whose lines an L1 set could not all
+/// hold (rows a page apart, or a few bytes off one): measured (64 MiB, best of five, three alternating runs, 2-core AMD EPYC
 /// VM) `u8[8191,8192]` rows -> `{0,1:T(8192)}`, whose edge blocks are 127 rows of 256, 7.6-7.9
 /// -> 8.6-9.7 GB/s (`u8[8192,8192]`, no edge: 11.9-12.8), `u8[8192,8191]` `{1,0:T(8192)}` ->
 /// `{0,1}` 6.8-7.2 -> 7.7-7.8, `u8[8191,8193]` transposed 3.38 -> 3.57; in cache (1 MiB)

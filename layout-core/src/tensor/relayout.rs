@@ -409,8 +409,8 @@ const FIELDS_PIECE: usize = 32;
 /// The widths of the pieces of dim `dim`'s edge and the slots of each inside the array (see
 /// [`Low::Piece`]), the powers of two the edge's extent is the sum of, largest first, those
 /// below `least` (at most half the lowest loop) as one piece of the next power of two that
-/// clips; and the dim's top and
-/// lowest loops: where the dim has one loop below its top one, a whole step of it.
+/// clips; and the dim's top and lowest loops: where the dim has one loop below its top one,
+/// a whole step of it.
 type Pieces = (Vec<(usize, usize)>, Loop, Loop);
 
 fn pieces(all: &[Loop], dst: &Plan, dim: usize, least: usize) -> Option<Pieces> {
@@ -869,8 +869,9 @@ impl CopyPlan {
     /// loop). Measured (32 MiB, against memcpy, best of five) s4[8191,8191] rows ->
     /// `T(8,128)(2,1)E(4)` 0.01 -> 0.13 (since gone in one step: zips of 2 or 4 `E(4)`
     /// rows read rows half a byte in, see `How::fields_off_bytes`), back 0.01 -> 0.12 (the
-    /// peeled plan, whose interior is such a copy, moved a field at a time); transposes (alternating runs against the
-    /// plans through bytes, which had moved these a field at a time) s4[8001,16384]
+    /// peeled plan, whose interior is such a copy, moved a field at a time); transposes
+    /// (alternating runs against the plans through bytes, which had moved these a field at
+    /// a time) s4[8001,16384]
     /// `{1,0:E(4)}` -> `{0,1:E(4)}` 0.33 -> 1.33-1.39 GB/s, s4[8191,8191] 0.31 -> 0.93-1.13,
     /// u2[8191,16383] 0.15 -> 0.68, u1[8191,32767] 0.08 -> 0.43.
     /// `None` where a step would still move fields off bytes, or less than half a vector a
