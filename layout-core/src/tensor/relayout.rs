@@ -1677,6 +1677,23 @@ mod tests {
     /// sub-tile row (a column is a pair's 4 bytes: 256). Every element in place is
     /// `peeled_copies_put_every_element_in_place`.
     #[test]
+    fn odd_packed_transposes_go_in_slabs() {
+        // Rows of 801 `E(4)` fields start inside bytes: the transpose goes through rows
+        // padded to 802, whose first step's dim 0 loops clip at 801; its loop over dim 1
+        // still moves whole slabs of the intermediate (its reach bounded by the clip).
+        let (a, b) = ("s4[801,4096]{1,0:E(4)}", "s4[801,4096]{0,1:E(4)}");
+        let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
+        let How::Through(t) = &plan.how else {
+            panic!("a two-step copy: {:?}", plan.how);
+        };
+        let slabs = t.slabs.expect("slabs");
+        assert!(slabs.count > 1, "{slabs:?}");
+        for stream in [false, true] {
+            check_both_ways(a, b, stream);
+        }
+    }
+
+    #[test]
     fn peeled_edges_go_in_pieces() {
         let (a, b) = ("bf16[520,200]{1,0:T(8,128)(2,1)}", "bf16[520,200]{0,1}");
         let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
