@@ -1676,6 +1676,28 @@ mod tests {
     /// columns on: 64 more destination rows (66560 bytes) and 64 columns of a source `(2,1)`
     /// sub-tile row (a column is a pair's 4 bytes: 256). Every element in place is
     /// `peeled_copies_put_every_element_in_place`.
+    /// Tile rows of packed fields to rows that start anywhere in a line or inside a byte go
+    /// a band of destination rows at a time where the copy streams (`bits::bands`): every
+    /// field in place, the last band (cut by the array's edge) and the bits around the
+    /// array left as they were.
+    #[test]
+    fn banded_tile_rows_put_every_field_in_place() {
+        for (a, b) in [
+            ("s4[64,1000]{1,0:T(8,128)E(4)}", "s4[64,1000]{1,0:E(4)}"),
+            ("s4[61,999]{1,0:T(8,128)E(4)}", "s4[61,999]{1,0:E(4)}"),
+            ("u2[40,2047]{1,0:T(8,128)E(2)}", "u2[40,2047]{1,0:E(2)}"),
+            ("u1[27,4001]{1,0:T(8,128)E(1)}", "u1[27,4001]{1,0:E(1)}"),
+            ("s4[16,1001]{1,0:T(8,128)E(4)}", "s4[16,1001]{1,0:E(4)M(3)}"),
+            // Bands of one row of an odd count of fields: every other starts inside a byte.
+            ("s4[21,1999]{1,0:T(1,128)E(4)}", "s4[21,1999]{1,0:E(4)}"),
+            ("u2[13,4095]{1,0:T(1,128)E(2)}", "u2[13,4095]{1,0:E(2)}"),
+        ] {
+            for stream in [true, false] {
+                check_both_ways(a, b, stream);
+            }
+        }
+    }
+
     #[test]
     fn odd_packed_transposes_go_in_slabs() {
         // Rows of 801 `E(4)` fields start inside bytes: the transpose goes through rows
