@@ -466,7 +466,7 @@ impl Plan {
     }
 }
 
-/// Parses and compiles a layout's text, as [`parse_array`](crate::text::parse_array) then
+/// Parses and compiles a layout's text, as [`parse_array`] then
 /// [`Plan::new`]. The errors are theirs, every one with a byte range into the text (the
 /// plan's own, such as an unbounded `?` dimension, point at the whole text).
 ///

@@ -540,7 +540,7 @@ mod tests {
     }
 
     /// A tile of higher rank pads the working index; the padding counts toward the widest it
-    /// gets even when `*` merges it back: 16 `*` then 1 on [4] pads to 17 entries, ends [4, 1].
+    /// gets even when `*` merges it back: 16 `*` then 1 on `[4]` pads to 17 entries, ends `[4, 1]`.
     #[test]
     fn padding_counts_toward_the_widest() {
         let mut dims = vec![0; 16];

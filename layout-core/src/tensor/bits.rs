@@ -107,7 +107,7 @@ impl BitFields {
     /// byte). Fields of one width narrower than a byte go as bits ([`shifted`]), wherever
     /// they start (an odd extent of `E(4)` fields: `s4[8191,8191]{1,0:E(4)}`, every other
     /// row starts inside a byte). Measured (32 MiB, against memcpy, best of five)
-    /// s4[8191,8191] rows -> `T(8,128)E(4)` 0.02 -> 0.31-0.40 (4.7-4.9 GB/s), back 0.02 ->
+    /// `s4[8191,8191]` rows -> `T(8,128)E(4)` 0.02 -> 0.31-0.40 (4.7-4.9 GB/s), back 0.02 ->
     /// 0.25 (3.4 GB/s), with the whole runs of [`copy`].
     fn run(&self, dst: &mut [u8], src: &[u8], d: usize, s: usize, len: usize) {
         let (db, sb) = (
@@ -213,8 +213,8 @@ fn shifted(dst: &mut [u8], to: usize, src: &[u8], from: usize, bits: usize, stre
 /// and at one bit of a byte of `src`: run `k` the bytes of `dst` from `to + k · steps.0`, the
 /// bits of `src` from `from + 8 · k · steps.1`. Each run's bounds are checked once (its
 /// vectors read as 17-byte windows of the source run), not a vector at a time, and no run
-/// has a head or a tail: measured s4[8191,8191] rows -> `T(8,128)E(4)` (32 MiB, best of
-/// five, three alternating runs) 4.7-4.8 -> 10.6-10.9 GB/s; s4[64,8191] (256 KiB, in cache)
+/// has a head or a tail: measured `s4[8191,8191]` rows -> `T(8,128)E(4)` (32 MiB, best of
+/// five, three alternating runs) 4.7-4.8 -> 10.6-10.9 GB/s; `s4[64,8191]` (256 KiB, in cache)
 /// 6.4 -> 9.1-13.5. Streamed (where `stream`) runs that start on a line. Returns the runs
 /// done: all but those whose source vectors would read past `src` (the caller's
 /// [`shifted`] takes those).
@@ -506,7 +506,7 @@ const BAND_RUN: usize = 4 * LINE;
 /// whole: the band's runs moved as bits into a scratch ([`copy`], in cache), then the band
 /// into the destination as one run, its whole lines streamed. The runs stored one by one
 /// each shared their first and last lines with others, read from memory first and written
-/// in parts: measured (32 MiB, best of five, two alternating runs) s4[8191,8191]
+/// in parts: measured (32 MiB, best of five, two alternating runs) `s4[8191,8191]`
 /// `T(8,128)E(4)` -> rows 2.95-3.05 -> 3.60-3.64 GB/s (the runs into the scratch, shifted
 /// half a byte every other row, now bound it). Returns the end of the steps done, from the
 /// slice's first: none where the copy is not so, or past the last whole band (the array's
@@ -821,10 +821,10 @@ impl BitFields {
     /// ([`shifted`]). `false` (nothing done) where the source does not hold the whole block,
     /// the block is larger than a page (zip blocks are a few lines), or no block kernel takes
     /// it. Such blocks had gone a field at a time: the edge column of the second step of
-    /// s4[8191,8191] rows -> `T(8,128)(2,1)E(4)` through `T(8,128)E(4)` a slab at a time,
+    /// `s4[8191,8191]` rows -> `T(8,128)(2,1)E(4)` through `T(8,128)E(4)` a slab at a time,
     /// measured (32 MiB, best of five, alternating runs) 2.13-2.18 -> 3.2-3.3 GB/s (1.8
     /// before [`shifted_runs`]; that copy has since gone in one step, whose edge's narrowest
-    /// piece is such a block, see `relayout::FIELDS_PIECE`), u2[8191,16383] rows ->
+    /// piece is such a block, see `relayout::FIELDS_PIECE`), `u2[8191,16383]` rows ->
     /// `T(8,128)(2,1)E(2)` 1.3-1.4 (both changes) -> 2.3.
     fn zip_prefix(
         &self,

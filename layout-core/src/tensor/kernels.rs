@@ -184,7 +184,7 @@ fn lanes<const N: usize, const M: usize, const K: usize>(
     }
 }
 
-/// [`lanes`] for blocks whose sides are widened (`WIDE`) or not: a row's offset is then one
+/// [`lanes()`] for blocks whose sides are widened (`WIDE`) or not: a row's offset is then one
 /// multiplication, not two multiplications, a mask and a shift.
 #[inline(always)]
 #[allow(unsafe_code)]
@@ -510,8 +510,8 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
 /// The in-place loop of [`lanes_of`], two groups side by side in AVX2 registers
 /// ([`group_pair`]): groups `gx` and `gx + 1` of a row of groups go out as one 32-byte store
 /// a destination row. Measured in cache (512 KiB): u8 2-D transpose 8.9 -> 16.4 GB/s, u8
-/// `{0,1:T(8,128)}` -> rows 5.9 -> 9.9, bf16 2-D 10.9 -> 13.2; hot, ns a copy: f32[512,256]
-/// 16045-16671 -> 14688-14727, f64[128,512] 25136-26173 -> 12858-12908, c128[128,128]
+/// `{0,1:T(8,128)}` -> rows 5.9 -> 9.9, bf16 2-D 10.9 -> 13.2; hot, ns a copy: `f32[512,256]`
+/// 16045-16671 -> 14688-14727, `f64[128,512]` 25136-26173 -> 12858-12908, `c128[128,128]`
 /// 15617-15691 -> 11333-11432 (small transposes, whose few groups lost as much as f32 gained
 /// here, are listed: see `schedule`).
 ///
@@ -1807,9 +1807,9 @@ const _: () = assert!(ANY_RUN_BYTES <= 2 * stream::PAGE);
 /// `A` from 3 to 15 but 4 and 8 (an image's channels, `NCHW` -> `NHWC`), which the vector
 /// shuffle's `log2 A` rounds cannot do: [`ANY_CHUNK`] slots of each row at a time through
 /// fixed-size arrays, stored in place or, when the copy streams, gathered and streamed out a
-/// run at a time. Measured (64 MiB, against memcpy; slot by slot before): f32[112,3,224,224]
-/// `{3,2,1,0}` -> `{1,3,2,0}` 0.20 -> 0.89, u8[256,3,256,256] 0.06 -> 0.73, bf16 with 7
-/// channels 0.18 -> 0.53, f32[3,3,1024,1024] `{3,2,1,0}` -> `{1,0,3,2}` (9 rows) 0.19 -> 0.74.
+/// run at a time. Measured (64 MiB, against memcpy; slot by slot before): `f32[112,3,224,224]`
+/// `{3,2,1,0}` -> `{1,3,2,0}` 0.20 -> 0.89, `u8[256,3,256,256]` 0.06 -> 0.73, bf16 with 7
+/// channels 0.18 -> 0.53, `f32[3,3,1024,1024]` `{3,2,1,0}` -> `{1,0,3,2}` (9 rows) 0.19 -> 0.74.
 #[inline(never)]
 fn zip_any<W: Word<N>, const N: usize, const A: usize>(
     dst: &mut [[u8; N]],
@@ -1884,7 +1884,7 @@ const fn zip_masks<const A: usize>() -> [[[u8; 16]; A]; A] {
 /// One chunk of [`interleave_rows`] over bytes: 16 bytes from byte `y` of each of the `A`
 /// rows interleaved into the `A` vectors from byte `y · A` of `out`, each the OR of `A` byte
 /// shuffles (`vpshufb`, masks made at compile time). Measured (64 MiB, against memcpy):
-/// u8[256,3,256,256] `{3,2,1,0}` -> `{1,3,2,0}` 0.71-0.82 -> 0.81-0.84, 5 channels 0.32-0.47
+/// `u8[256,3,256,256]` `{3,2,1,0}` -> `{1,3,2,0}` 0.71-0.82 -> 0.81-0.84, 5 channels 0.32-0.47
 /// -> 0.58-0.78.
 ///
 /// # Safety
@@ -1955,7 +1955,7 @@ fn interleave_chunks<W: Word<N>, const N: usize, const A: usize>(
 /// `reps` times: one source run split into `B` destination rows of `at.len` slots, for `B`
 /// from 3 to 15 but 4 and 8 (`NHWC` -> `NCHW`): the inverse of [`zip_any`], each row stored in
 /// place or, when the copy streams, gathered and streamed out. Measured (64 MiB, against
-/// memcpy): f32[112,224,224,3] `{3,2,1,0}` -> `{2,1,3,0}` 0.13 -> 0.61, u8 0.11 -> 0.23 (and
+/// memcpy): `f32[112,224,224,3]` `{3,2,1,0}` -> `{2,1,3,0}` 0.13 -> 0.61, u8 0.11 -> 0.23 (and
 /// with [`split_bytes_avx2`] 0.77).
 #[inline(never)]
 fn unzip_any<W: Word<N>, const N: usize, const B: usize>(
@@ -2044,9 +2044,9 @@ const fn split_masks<const N: usize, const B: usize>() -> [[[u8; 16]; B]; B] {
 /// One chunk of [`split_run`] by byte shuffles: the `B·N` vectors from byte `y · B` of `from`
 /// (`y` in bytes of a row, `16·N` of them) split into `B` rows of `N` vectors, row `x` at byte
 /// `x · stride + y` of `out`, each vector the OR of `B` byte shuffles (`vpshufb`, masks made
-/// at compile time). Measured (64 MiB, against memcpy): u8[256,256,256,3] `{3,2,1,0}` ->
-/// `{2,1,3,0}` 0.20 -> 0.74-0.77 (numpy 0.21); f32[112,224,224,3] (moved as 4-byte slots
-/// before) 0.55 -> 1.02-1.05, f32[2396745,7] transposed 0.28 -> 0.37-0.42.
+/// at compile time). Measured (64 MiB, against memcpy): `u8[256,256,256,3]` `{3,2,1,0}` ->
+/// `{2,1,3,0}` 0.20 -> 0.74-0.77 (numpy 0.21); `f32[112,224,224,3]` (moved as 4-byte slots
+/// before) 0.55 -> 1.02-1.05, `f32[2396745,7]` transposed 0.28 -> 0.37-0.42.
 ///
 /// # Safety
 /// The CPU has AVX2; bytes `y·B .. y·B + 16·B·N` of `from` and `x·stride + y .. + 16·N` of
@@ -2128,7 +2128,7 @@ pub(crate) fn for_group<const N: usize, S: GroupShape<N>>(inner: usize) -> S::Ou
     }
 }
 
-/// Picks [`lanes`] for a group shape.
+/// Picks [`lanes()`] for a group shape.
 struct LanesFn;
 
 impl<const N: usize> GroupShape<N> for LanesFn {
@@ -2606,7 +2606,7 @@ fn stage_rows(out: &mut [u8], from: &[u8], buf: &mut [u8], runs: &Runs) {
 /// each of 8 rows in turn). Measured reading 64 bytes of each of 8 rows 8 KiB apart in turn:
 /// 11-14 GB/s, with each row prefetched 1 KiB ahead 18-21; the library's rows -> tiles, 64
 /// MiB, against memcpy (medians of three or four alternating runs): u8 `T(8,32)` 0.55 -> 0.78,
-/// u8[4096,16384] 0.71 -> 1.00, u8 `T(8,16)` 0.55 -> 0.77, bf16 `T(8,16)` 0.85 -> 1.33; runs of
+/// `u8[4096,16384]` 0.71 -> 1.00, u8 `T(8,16)` 0.55 -> 0.77, bf16 `T(8,16)` 0.85 -> 1.33; runs of
 /// a whole line (f32 `T(8,16)`) lost 0.98 -> 0.90 and are not prefetched. The streamed
 /// sub-tile interleaves (`zip_avx2` and `bits::zip_nibbles_avx2` for `E(4)` fields, of any
 /// rows) fetch each row as far ahead: s8 rows -> `T(32,128)(4,1)` 0.89 -> 0.94, bf16
@@ -2788,6 +2788,8 @@ fn staged_block<const N: usize>(
     }
 }
 
+/// `copy(d, s)` for every slot inside the array of the block at step `k` of a leaf whose
+/// loops `a` and `b` clip (from offsets `(d0, s0)`), a slot at a time.
 fn edge_block(
     nest: &Nest,
     leaf: &Leaf<'_>,
@@ -2811,7 +2813,7 @@ fn edge_block(
     }
     // Otherwise each side's steps inside are a prefix of its loop.
     let Some((xa, yb)) = prefixes(nest, leaf, k, [a, b]) else {
-        return;
+        unreachable!("`prefixes` is `None` only where both loops step one dim, handled above")
     };
     // The destination in order along the inner loop where it can be: stores to one row, not
     // a slot of each of `b` rows (measured, 64 MiB, medians of three alternating runs:

@@ -653,7 +653,7 @@ impl Nest {
     /// it more than all other loops together, with that stride: its step `k` reaches only
     /// slots `k · stride ..= (k + 1) · stride - 1` of that side. The loops of a dim that
     /// clips reach only as far as the dim's last index ([`digits_reach`]): the transpose of
-    /// s4[8001,16384] into rows padded to 8002 fields, whose dim 0 loops span 8192, had no
+    /// `s4[8001,16384]` into rows padded to 8002 fields, whose dim 0 loops span 8192, had no
     /// such loop and went through a whole intermediate of 64 MiB, not in slabs (measured,
     /// best of five, two alternating runs, with `kernels::lined` stores: 1.9 -> 2.6
     /// GB/s).

@@ -356,21 +356,21 @@ struct Through {
 /// clips, whose blocks are not widened; there the dim's lowest loop is split where the edge
 /// cuts it (`digits::split_low`), so that the edge's blocks are whole, not copied slot by
 /// slot. Measured (16-64 MiB, medians of three to five alternating runs, against memcpy):
-/// f32[4000,4000] `{0,1:T(8,128)}` -> rows 0.28 -> 0.91 (0.98 with the split edges), rows ->
+/// `f32[4000,4000]` `{0,1:T(8,128)}` -> rows 0.28 -> 0.91 (0.98 with the split edges), rows ->
 /// `{0,1:T(8,128)}` 0.70 -> 0.90, `T(8,128)` -> `{0,1:T(8,128)}` 0.28 -> 0.81,
-/// bf16[32768,1000] `T(8,128)(2,1)` -> `{0,1}` 0.17 -> 0.37 -> 0.61 (its edge, a tenth of the
-/// array, had taken a third of the time), u8[4000,4000] rows -> `{0,1:T(8,128)}` 0.14 ->
-/// 0.40, u8[8000,8000] 0.68 -> 0.77 with the split edges. Edges whose dim has one loop
+/// `bf16[32768,1000]` `T(8,128)(2,1)` -> `{0,1}` 0.17 -> 0.37 -> 0.61 (its edge, a tenth of the
+/// array, had taken a third of the time), `u8[4000,4000]` rows -> `{0,1:T(8,128)}` 0.14 ->
+/// 0.40, `u8[8000,8000]` 0.68 -> 0.77 with the split edges. Edges whose dim has one loop
 /// below its top one go in pieces instead ([`Low::Piece`]), each a nest that does not clip,
 /// whose blocks are widened as the interior's: measured (64 MiB, the bench's paired rounds,
-/// two alternating runs) bf16[32768,1000] 0.77-0.82 -> 0.80-0.93, u8[8000,8000] 0.79-0.82 ->
-/// 0.85-0.86, f32[4000,4000] 0.92-0.93 -> 0.94-0.98; for bit fields (a piece's fields may
-/// start inside a byte), s4[8191,8191] `T(8,128)E(4)` -> `T(8,128)(2,1)E(4)` 0.11 -> 0.69
+/// two alternating runs) `bf16[32768,1000]` 0.77-0.82 -> 0.80-0.93, `u8[8000,8000]` 0.79-0.82 ->
+/// 0.85-0.86, `f32[4000,4000]` 0.92-0.93 -> 0.94-0.98; for bit fields (a piece's fields may
+/// start inside a byte), `s4[8191,8191]` `T(8,128)E(4)` -> `T(8,128)(2,1)E(4)` 0.11 -> 0.69
 /// (its edge column had gone in blocks of one column, 2 fields). Copies
 /// that are not transposes lost that way (f32 rows -> `T(8,128)` of `[3,1025,4093]` 1.09 ->
 /// 0.66, bf16 rows -> `T(8,128)(2,1)` of `[7,1000,4000]` 0.71 -> 0.64: their clipped runs
 /// cost little) and stay whole, but for interleaves of bit fields, whose blocks go one at a
-/// time where a loop clips (s4[50257,1536] rows -> `T(8,128)(2,1)E(4)` 0.52 -> 0.75).
+/// time where a loop clips (`s4[50257,1536]` rows -> `T(8,128)(2,1)E(4)` 0.52 -> 0.75).
 #[derive(Clone, Debug)]
 struct Peeled {
     interior: CopyPlan,
@@ -388,7 +388,7 @@ enum Low {
     /// Its first `width` slots ([`piece_low`]), a power of two, `count` of them inside the
     /// array: an edge goes in pieces of the powers of two its extent is the sum of, each
     /// from its own offset, so that no loop clips and its blocks are as wide as they can be
-    /// (bf16[32768,1000] `T(8,128)(2,1)` -> `{0,1}`: pieces of 64, 32 and 8 destination rows
+    /// (`bf16[32768,1000]` `T(8,128)(2,1)` -> `{0,1}`: pieces of 64, 32 and 8 destination rows
     /// in blocks widened to 128 columns, not 13 blocks of 8 rows by 4). Bit fields'
     /// pieces narrower than [`FIELDS_PIECE`] go as one that clips (`count < width`).
     Piece {
@@ -401,7 +401,7 @@ enum Low {
 /// The narrowest piece of an edge of bit fields (see [`Low::Piece`]): narrower blocks go a
 /// field at a time, where a block of 32 fields clipped goes whole through the block kernels
 /// (`BitFields::zip_prefix`). Measured (32 MiB, best of five, two alternating runs against
-/// the steps through tiles) s4[8191,8191] rows -> `T(8,128)(2,1)E(4)`, whose edge has 31
+/// the steps through tiles) `s4[8191,8191]` rows -> `T(8,128)(2,1)E(4)`, whose edge has 31
 /// columns past pieces of 64 and 32: 1.5 times as fast with pieces of 16 to 1, 2.5-2.9 times
 /// with one piece of 32 that clips.
 const FIELDS_PIECE: usize = 32;
@@ -866,14 +866,14 @@ impl CopyPlan {
     /// else through either side's untiled layout padded to whole bytes a row
     /// ([`padded_to_bytes`]), the transpose between padded rows, the padding put in or taken
     /// out by runs, each step planned whole (the intermediate whole too: its nest has no slab
-    /// loop). Measured (32 MiB, against memcpy, best of five) s4[8191,8191] rows ->
+    /// loop). Measured (32 MiB, against memcpy, best of five) `s4[8191,8191]` rows ->
     /// `T(8,128)(2,1)E(4)` 0.01 -> 0.13 (since gone in one step: zips of 2 or 4 `E(4)`
     /// rows read rows half a byte in, see `How::fields_off_bytes`), back 0.01 -> 0.12 (the
     /// peeled plan, whose interior is such a copy, moved a field at a time); transposes
     /// (alternating runs against the plans through bytes, which had moved these a field at
-    /// a time) s4[8001,16384]
-    /// `{1,0:E(4)}` -> `{0,1:E(4)}` 0.33 -> 1.33-1.39 GB/s, s4[8191,8191] 0.31 -> 0.93-1.13,
-    /// u2[8191,16383] 0.15 -> 0.68, u1[8191,32767] 0.08 -> 0.43.
+    /// a time) `s4[8001,16384]`
+    /// `{1,0:E(4)}` -> `{0,1:E(4)}` 0.33 -> 1.33-1.39 GB/s, `s4[8191,8191]` 0.31 -> 0.93-1.13,
+    /// `u2[8191,16383]` 0.15 -> 0.68, `u1[8191,32767]` 0.08 -> 0.43.
     /// `None` where a step would still move fields off bytes, or less than half a vector a
     /// side, or the steps without the sub-tile do not go in slabs.
     fn through_tiles(
@@ -928,7 +928,7 @@ impl CopyPlan {
     /// byte each, those bytes relaid out, packed again, the first two a slab at a time where
     /// they allow. Measured (64 MiB, against memcpy, when odd untiled transposes came this
     /// way) `s4[8001,16384]` 0.006 -> 0.023-0.025, most of it the page faults of the whole
-    /// intermediates; s4[8191,8191] rows -> `{0,1:T(8,128)E(4)}` 0.09 -> 0.47 GB/s. `direct`,
+    /// intermediates; `s4[8191,8191]` rows -> `{0,1:T(8,128)E(4)}` 0.09 -> 0.47 GB/s. `direct`,
     /// the one-step copy, runs where a scratch cannot be allocated; `None` where the
     /// unpacking or packing would still move less than a vector a side.
     fn through_bytes(

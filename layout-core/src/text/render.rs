@@ -231,7 +231,7 @@ fn push(out: &mut String, origin: &str, error: &Error, snippet: Option<Snippet<'
 
 impl Errors {
     /// Renders the errors like rustc does, against the text they were found in (see
-    /// [`render`](crate::render)): the first [`MAX_RENDERED_ERRORS`], then a line saying how
+    /// [`render`]): the first [`MAX_RENDERED_ERRORS`], then a line saying how
     /// many more there are. One pass over the text, however many errors and however long
     /// the lines.
     ///
