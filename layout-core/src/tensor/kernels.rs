@@ -674,8 +674,8 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
 ///
 /// # Safety
 /// The CPU has AVX2; `N` is 4, 8 or 16 and `K` a width `avx2::transpose_slots` takes; `R`
-/// divides `b` and the runs of `to` (`to.mask + 1`), `2R` divides `a`; if `STREAM`, `out`
-/// starts on a line and so do the destination rows.
+/// divides `b` and the runs of `to` (`to.mask + 1`), `R` divides `a` (`2R` if `STREAM`:
+/// asserted); if `STREAM`, `out` starts on a line and so do the destination rows.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
@@ -729,18 +729,46 @@ unsafe fn squares_of<
         .map_or(0, |f| f.lines.div_ceil(b / R * (a / R)));
     let mut fetched = 0;
     let (s, o) = (stage.as_ptr(), out.as_mut_ptr());
+    // Blocks in pairs, and one left over where `a` is an odd count of blocks (not streamed).
+    let pairs = a / R / 2 * 2;
+    assert!(
+        a.is_multiple_of(R) && (pairs == a / R || !STREAM),
+        "whole blocks, in pairs where streamed"
+    );
     for yb in 0..b / R {
         // Destination rows `yb·R + i` lie in one run of `to`: `i · to.lo` apart.
         let rows = at + to.at(yb * R);
+        if pairs < a / R {
+            if let Some(f) = &fetch {
+                f.lines(fetched..fetched + per);
+                fetched += per;
+            }
+            let xb = pairs;
+            // SAFETY: block `xb` reads 32 bytes of stage rows `xb·R + i < a` from byte `yb·32
+            // + 32 <= b·N` of each, within the `a·len` bytes asserted; it writes 32 bytes of
+            // destination rows `yb·R + i < b` from byte `xb·32 + 32 <= a·N`, at most
+            // `to.at(b - 1) + a·N` bytes from `at` (asserted), with plain stores (not
+            // `STREAM`: asserted). The CPU has AVX2.
+            unsafe {
+                let from = s.add(xb * R * len + yb * 32);
+                let v: [avx2::Y; R] = core::array::from_fn(|i| avx2::load(from.add(i * len)));
+                let v =
+                    avx2::transpose_square::<N, H, R>(v).map(|v| avx2::transpose_slots::<N, K>(v));
+                let d = o.add(rows + xb * 32);
+                for (i, v) in v.into_iter().enumerate() {
+                    avx2::store::<false>(v, d.add(i * to.lo));
+                }
+            }
+        }
         // Two blocks side by side: each destination row's 64 bytes (a line, if the rows
         // start on lines) stored one after the other.
-        for xb in (0..a / R).step_by(2) {
+        for xb in (0..pairs).step_by(2) {
             if let Some(f) = &fetch {
                 f.lines(fetched..fetched + 2 * per);
                 fetched += 2 * per;
             }
             // SAFETY: blocks `xb` and `xb + 1` read 32 bytes of stage rows `xb·R + i < a`
-            // (`2R` divides `a`) from byte `yb·32 + 32 <= b·N` of each, within the `a·len`
+            // (`xb + 2 <= pairs`) from byte `yb·32 + 32 <= b·N` of each, within the `a·len`
             // bytes asserted; they write 64 bytes of destination rows `yb·R + i < b` from
             // byte `xb·32 + 64 <= a·N`, at most `to.at(b - 1) + a·N` bytes from `at`
             // (asserted); those rows start on lines if `STREAM` (the caller's contract), so
@@ -1174,8 +1202,15 @@ pub(crate) fn transpose_fields_into_lines<'a>(
     } else {
         (rows, row, hi)
     };
+    // Square blocks in pairs, a line of each destination row; or, stored normally, an odd
+    // count of blocks (`squares`), rows of half a line (64 rows of `E(4)` fields: the
+    // blocks of transposed tiles that overhang, widened as far as the tiles divide), which
+    // had gone through rows of bytes interleaved and put: measured (32-64 MiB, best of five,
+    // two alternating runs) `s4[8000,8000]` `{0,1:T(8,128)E(4)}` -> rows 1.99-2.12 ->
+    // 4.68-4.77 GB/s, `u1[8000,16000]` `{0,1:T(8,128)E(1)}` -> rows 0.62 -> 1.16.
+    let words = if stream { 16 } else { 8 };
     if !super::avx2::available()
-        || !count.is_multiple_of(16 * per)
+        || !count.is_multiple_of(words * per)
         || !width.is_multiple_of(32)
         || !from.0.is_power_of_two()
         || !rows.is_multiple_of(from.0)
@@ -1213,9 +1248,9 @@ pub(crate) fn transpose_fields_into_lines<'a>(
         let fetch = fetch.map(|f| f.part(k, g));
         // SAFETY: the CPU has AVX2; the plane is `a` rows of `b` 4-byte words (`a·b·4 =
         // rows·row / G` bytes), `R = 8` divides `b` (`row` is a multiple of 32) and `to`'s
-        // runs (`lo_rows / G`, a power of two of 8 or more), `2R = 16` divides `a` (`rows` a
-        // multiple of 16 words' rows); destination rows are `a` words, whole lines, and
-        // streamed, `out` and every row start on lines (checked: `k·lo` is whole lines too).
+        // runs (`lo_rows / G`, a power of two of 8 or more), `R` divides `a` (`rows` a
+        // multiple of 8 words' rows), and streamed `2R = 16` does (16 words' rows), `out`
+        // and every row start on lines (checked: `k·lo` is whole lines too).
         unsafe {
             if stream {
                 squares::<4, 1, true>(plane, (a, b), out, (at + k * lo, to), fetch);
