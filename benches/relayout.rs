@@ -562,6 +562,13 @@ const IN_CACHE: &[(&str, &str, &str)] = &[
         "f64[1024,512]{1,0}",
         "f64[1024,512]{0,1:T(8,128)}",
     ),
+    // Transposed tiles that overhang an array too small for panels: blocks of a tile's 8
+    // rows, the slowest relayouts this table has found.
+    (
+        "s4 {0,1:T(8,128)E(4)} -> rows, tiles overhang",
+        "s4[1000,1000]{0,1:T(8,128)E(4)}",
+        "s4[1000,1000]{1,0:E(4)}",
+    ),
 ];
 
 /// [`IN_CACHE`], each against a hot `copy_from_slice` of the same bytes.
