@@ -492,6 +492,9 @@ fn unpack<const P: usize>(dst: &mut [u8], src: &[u8], len: usize, sign: bool) ->
     n * P
 }
 
+/// The most square blocks of packed fields along a leaf that go as one ([`BitFields::blocks`]).
+const SQUARE_GROUP: usize = 64;
+
 /// Bytes of a band of destination rows staged whole ([`bands`]).
 const BAND_BYTES: usize = 64 << 10;
 
@@ -776,6 +779,37 @@ impl BitFields {
             1
         };
         let mut k = 0;
+        // Square blocks (a tile's few rows) that follow each other along the destination
+        // rows: a power of two of them at a time as one block, widened by the leaf's loop
+        // (measured, 500 KiB, hot, best of 30: `s4[1000,1000]` `{0,1:T(8,128)E(4)}` -> rows
+        // 0.27 -> 0.40-0.69 GB/s; rows -> `{0,1:T(8,128)E(4)}`, whose blocks do not follow
+        // each other so, unchanged).
+        if matches!(form, Form::Square)
+            && leaf.step.dst == a.size * a.dst
+            && together == whole
+            && whole >= 2
+        {
+            while whole - k >= 2 {
+                let n = (whole - k).min(SQUARE_GROUP);
+                let n = 1 << n.ilog2();
+                let wa = Loop {
+                    size: n,
+                    clip: false,
+                    ..leaf.step
+                };
+                let one = Whole {
+                    at: offsets(leaf, k),
+                    reps: Runs::row(1, 0, 0),
+                    a,
+                    b,
+                    form,
+                };
+                if !self.transposed(scratch, dst, src, one, &[wa, ONCE]) {
+                    break;
+                }
+                k += n;
+            }
+        }
         while k < leaf.n {
             let n = together.min(whole.saturating_sub(k));
             let reps = Runs::row(
