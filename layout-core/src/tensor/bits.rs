@@ -160,9 +160,8 @@ impl BitFields {
 /// Copies the `bits` bits of `src` from bit `from` into `dst` from bit `to`, leaving the
 /// other bits of `dst` as they are: the bits up to a byte of `dst` in one masked move, then 16
 /// bytes at a time, each 64-bit lane a funnel shift of its source word and the next byte
-/// ([`lanes::funnel`]; a copy where the two start at the same bit of a byte), the whole bytes
-/// left as a vector that overlaps the last, the rest (and where a vector would read past
-/// `src`) in masked moves of up to a word. With `stream`, the
+/// ([`lanes::funnel`]; a copy where the two start at the same bit of a byte), the rest (and
+/// where a vector would read past `src`) in masked moves of up to a word. With `stream`, the
 /// vectors are stored non-temporally where they are 16-byte aligned (call [`stream::fence`]
 /// after the last).
 #[inline(always)]
@@ -184,23 +183,7 @@ fn shifted(dst: &mut [u8], to: usize, src: &[u8], from: usize, bits: usize, stre
             lanes::put(v, dst, to / 8 + 16 * k);
         }
     }
-    // The whole bytes past the vectors as one more vector that ends with them, overlapping
-    // the last (the same bytes stored twice), where its source window lies in `src`: the
-    // bits left are then those of a last partial byte, not up to 127 in masked moves of a
-    // word, each reading what the one before wrote.
-    let bytes = bits / 8;
-    let done = if vectors > 0 && bytes > 16 * vectors && at + bytes < src.len() {
-        let k = bytes - 16;
-        let v = lanes::funnel(
-            lanes::at(src, at + k),
-            lanes::at(src, at + k + 1),
-            shift as u32,
-        );
-        lanes::put(v, dst, to / 8 + k);
-        8 * bytes
-    } else {
-        128 * vectors
-    };
+    let done = 128 * vectors;
     let (mut to, mut from, mut rest) = (to + done, from + done, bits - done);
     while rest > 0 {
         let n = rest.min(64 - (from % 8).max(to % 8));
