@@ -652,7 +652,8 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
 /// block of elements, sub-tiles transposed, then transposed within) and stored as 32 bytes of
 /// each of `R` destination rows, two neighbouring blocks at a time so that each row's line
 /// is stored whole (non-temporal stores if `STREAM`: `R` lines open at a time, within the
-/// write-combining buffers). The stage holds `a` rows of `b` slots; destination row `y` is
+/// write-combining buffers; the last block alone where `a` holds an odd count of them, not
+/// streamed). The stage holds `a` rows of `b` slots; destination row `y` is
 /// at `at + to.at(y)` bytes of `out`; `fetch`'s lines are prefetched meanwhile. Tighter than
 /// [`Unstaged::direct`]'s 16-byte groups (two loads and an exchange a register, offsets of
 /// every row): measured
@@ -729,50 +730,30 @@ unsafe fn squares_of<
         .map_or(0, |f| f.lines.div_ceil(b / R * (a / R)));
     let mut fetched = 0;
     let (s, o) = (stage.as_ptr(), out.as_mut_ptr());
-    // Blocks in pairs, and one left over where `a` is an odd count of blocks (not streamed).
-    let pairs = a / R / 2 * 2;
+    // Blocks in pairs, and the last alone where `a` is an odd count of them (not streamed).
+    let blocks = a / R;
     assert!(
-        a.is_multiple_of(R) && (pairs == a / R || !STREAM),
+        a.is_multiple_of(R) && (blocks.is_multiple_of(2) || !STREAM),
         "whole blocks, in pairs where streamed"
     );
     for yb in 0..b / R {
         // Destination rows `yb·R + i` lie in one run of `to`: `i · to.lo` apart.
         let rows = at + to.at(yb * R);
-        if pairs < a / R {
-            if let Some(f) = &fetch {
-                f.lines(fetched..fetched + per);
-                fetched += per;
-            }
-            let xb = pairs;
-            // SAFETY: block `xb` reads 32 bytes of stage rows `xb·R + i < a` from byte `yb·32
-            // + 32 <= b·N` of each, within the `a·len` bytes asserted; it writes 32 bytes of
-            // destination rows `yb·R + i < b` from byte `xb·32 + 32 <= a·N`, at most
-            // `to.at(b - 1) + a·N` bytes from `at` (asserted), with plain stores (not
-            // `STREAM`: asserted). The CPU has AVX2.
-            unsafe {
-                let from = s.add(xb * R * len + yb * 32);
-                let v: [avx2::Y; R] = core::array::from_fn(|i| avx2::load(from.add(i * len)));
-                let v =
-                    avx2::transpose_square::<N, H, R>(v).map(|v| avx2::transpose_slots::<N, K>(v));
-                let d = o.add(rows + xb * 32);
-                for (i, v) in v.into_iter().enumerate() {
-                    avx2::store::<false>(v, d.add(i * to.lo));
-                }
-            }
-        }
         // Two blocks side by side: each destination row's 64 bytes (a line, if the rows
         // start on lines) stored one after the other.
-        for xb in (0..pairs).step_by(2) {
+        for xb in (0..blocks).step_by(2) {
+            let two = xb + 1 < blocks;
+            let n = 1 + usize::from(two);
             if let Some(f) = &fetch {
-                f.lines(fetched..fetched + 2 * per);
-                fetched += 2 * per;
+                f.lines(fetched..fetched + n * per);
+                fetched += n * per;
             }
-            // SAFETY: blocks `xb` and `xb + 1` read 32 bytes of stage rows `xb·R + i < a`
-            // (`xb + 2 <= pairs`) from byte `yb·32 + 32 <= b·N` of each, within the `a·len`
-            // bytes asserted; they write 64 bytes of destination rows `yb·R + i < b` from
-            // byte `xb·32 + 64 <= a·N`, at most `to.at(b - 1) + a·N` bytes from `at`
-            // (asserted); those rows start on lines if `STREAM` (the caller's contract), so
-            // each 32 bytes are 32-byte aligned. The CPU has AVX2.
+            // SAFETY: blocks `xb .. xb + n` (`n` 2, or 1 for the last of an odd count) read 32
+            // bytes of stage rows `xb·R + i < a` from byte `yb·32 + 32 <= b·N` of each, within
+            // the `a·len` bytes asserted; they write `32·n` bytes of destination rows `yb·R +
+            // i < b` from byte `xb·32 + 32·n <= a·N`, at most `to.at(b - 1) + a·N` bytes from
+            // `at` (asserted); those rows start on lines if `STREAM` (the caller's contract),
+            // so each 32 bytes are 32-byte aligned. The CPU has AVX2.
             unsafe {
                 let from = s.add(xb * R * len + yb * 32);
                 let block = |k: usize| {
@@ -780,11 +761,18 @@ unsafe fn squares_of<
                         core::array::from_fn(|i| avx2::load(from.add((k * R + i) * len)));
                     avx2::transpose_square::<N, H, R>(v).map(|v| avx2::transpose_slots::<N, K>(v))
                 };
-                let (v, w) = (block(0), block(1));
+                let v = block(0);
                 let d = o.add(rows + xb * 32);
-                for i in 0..R {
-                    avx2::store::<STREAM>(v[i], d.add(i * to.lo));
-                    avx2::store::<STREAM>(w[i], d.add(i * to.lo + 32));
+                if two {
+                    let w = block(1);
+                    for i in 0..R {
+                        avx2::store::<STREAM>(v[i], d.add(i * to.lo));
+                        avx2::store::<STREAM>(w[i], d.add(i * to.lo + 32));
+                    }
+                } else {
+                    for (i, v) in v.into_iter().enumerate() {
+                        avx2::store::<STREAM>(v, d.add(i * to.lo));
+                    }
                 }
             }
         }
@@ -1163,8 +1151,8 @@ pub(crate) fn transpose_bytes_into_lines<'a>(
 /// `G = 8 / bits` planes ([`avx2::zip_plane_words`](super::avx2::zip_plane_words): plane `k`
 /// holds the fields `k`, `G + k`, `2G + k`, ... of each row, whose words are destination
 /// rows `k`, `G + k`, ...). `false` (nothing done) without AVX2, or where the source rows
-/// are not 16 words' worth of rows or 32 bytes, or the destination rows do not come in runs
-/// of 8 a plane or more. Streamed only where every row starts on a line ([`lined`]).
+/// are not 16 words' worth of rows (8 where not streamed) or 32 bytes, or the destination
+/// rows do not come in runs of 8 a plane or more. Streamed only where every row starts on a line ([`lined`]).
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 pub(crate) fn transpose_fields_into_lines<'a>(
