@@ -232,6 +232,19 @@ pub(crate) fn interior(loops: &mut Vec<Loop>, bounds: &mut [usize], dim: usize) 
     loops.retain(|l| l.size > 1);
 }
 
+/// `loops` (of an array of `bounds`) cut to `steps` steps of the top loop of dim `dim`, a dim
+/// whose loops do not clip: a box of the array along that dim, which the caller runs from
+/// the offsets of its first step (see `relayout::Peeled`); the dim's bound those steps'
+/// extent.
+pub(crate) fn top_steps(loops: &mut Vec<Loop>, bounds: &mut [usize], dim: usize, steps: usize) {
+    for l in loops.iter_mut().filter(|l| l.dim == dim && l.top) {
+        debug_assert!(!l.clip && steps <= l.size, "{steps} steps of {l:?}");
+        l.size = steps;
+        bounds[dim] = steps * l.mult;
+    }
+    loops.retain(|l| l.size > 1);
+}
+
 /// The lowest loop of dim `dim` (one of [`clipped_dims`]) split where the array's edge cuts
 /// it ([`split`]): an inner loop of the largest power of two of slots that divides the part of
 /// the top loop's last step inside the array (that part is then whole inner steps, so the

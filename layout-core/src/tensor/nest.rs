@@ -91,6 +91,15 @@ pub(crate) enum Form {
     Lanes { wide: [Loop; 2], inner: usize },
 }
 
+/// A loop whose steps a block kernel's side would take `p` at a time to make vector blocks,
+/// and the fewest that make one (`least`, a power of two): see [`Nest::widening`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Widening {
+    pub(crate) at: Loop,
+    pub(crate) p: usize,
+    pub(crate) least: usize,
+}
+
 /// The loops of a copy around a kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Nest {
@@ -99,6 +108,8 @@ pub(crate) struct Nest {
     pub(crate) kernel: Kernel,
     /// Each dimension's size: clipped loops stop below it.
     pub(crate) bounds: Vec<usize>,
+    /// Whether its transposes go in panels ([`panel_sides`]).
+    pub(crate) panels: bool,
 }
 
 /// Which steps of a nest a walk takes: steps `steps` of the loop at `depth` (outermost 0),
@@ -621,7 +632,43 @@ impl Nest {
             outer: loops,
             kernel,
             bounds,
+            panels: panel.is_some(),
         }
+    }
+
+    /// Where a block kernel of slots of `bits` has a side shorter than a vector that a
+    /// vector block continues by the loop of `all` (the copy's loops, before any was split)
+    /// that continues it on its contiguous side ([`widen`]), a top loop whose size no power
+    /// of two divides as far as `widen` would take it (the 125 tile columns of
+    /// `s4[1000,1000]` `{0,1:T(8,128)E(4)}`: none above 1; the 500 of `s4[4000,4000]`: 4,
+    /// blocks of 16 bytes a destination row): that loop and the power of two `p` of its
+    /// steps that a block would take (as many as [`widen`] takes, at most the loop's size),
+    /// with `least`, the fewest steps that still make a vector. A box of the array whose
+    /// steps of that loop are a multiple of `p` goes in blocks that wide (see
+    /// `relayout::Peeled`). Not in panels, which lost that way (`s4[8000,8000]`
+    /// `{0,1:T(8,128)E(4)}` -> rows, 64 MiB, two alternating runs: 5.1 -> 4.0 GB/s with
+    /// blocks 64 tile columns wide, capped at the panel's 32; no boxes, 8).
+    pub(crate) fn widening(&self, bits: usize, all: &[Loop]) -> Option<Widening> {
+        let Kernel::Block { a, b, .. } = self.kernel else {
+            return None;
+        };
+        if self.panels {
+            return None;
+        }
+        let (line, vector) = (8 * LINE / bits, (8 * lanes::BYTES / bits).max(1));
+        [(a, true, WIDE_ROWS * line), (b, false, line)]
+            .into_iter()
+            .find_map(|(side, dst, most)| {
+                let l = all[continuation(all, &side, dst)?];
+                let least = vector.div_ceil(side.size);
+                let p = 1 << (most / side.size).min(l.size).max(1).ilog2();
+                let widens = side.size < vector && p >= least && !l.size.is_multiple_of(p);
+                (widens && l.top && !l.clip).then_some(Widening {
+                    at: l,
+                    p,
+                    least: least.next_power_of_two(),
+                })
+            })
     }
 
     /// Number of parts a walk ([`walk_from`](Self::walk_from)) can run separately: the steps

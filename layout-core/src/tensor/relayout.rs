@@ -36,9 +36,10 @@ use core::ops::Range;
 use super::AlignedBuf;
 use super::bits::{self, BitFields};
 use super::digits::{
-    Loop, clipped_dims, folded, interior, loops, packed_as_bytes, piece_low, split_low, widened,
+    Loop, clipped_dims, folded, interior, loops, packed_as_bytes, piece_low, split_low, top_steps,
+    widened,
 };
-use super::nest::{Form, Kernel, Nest, Slice};
+use super::nest::{Form, Kernel, Nest, Slice, Widening};
 use super::schedule::Schedule;
 use super::{LengthError, kernels, lanes, stream};
 use crate::index::Plan;
@@ -371,12 +372,25 @@ struct Through {
 /// 0.66, bf16 rows -> `T(8,128)(2,1)` of `[7,1000,4000]` 0.71 -> 0.64: their clipped runs
 /// cost little) and stay whole, but for interleaves of bit fields, whose blocks go one at a
 /// time where a loop clips (`s4[50257,1536]` rows -> `T(8,128)(2,1)E(4)` 0.52 -> 0.75).
+///
+/// Where a block side shorter than a vector (a transposed tile's 8 rows of bytes or packed
+/// fields) would be widened by a loop whose size few powers of two divide (125 tile columns),
+/// the array goes in boxes along that loop ([`boxes`], [`Nest::widening`]), each peeled so:
+/// blocks as wide as an array of 128 tile columns gets, not a tile's 8 rows (4 bytes of
+/// `E(4)` fields). Measured hot (best of 100-300, GB/s; memcpy 45-50): `s4[1000,1000]`
+/// `{0,1:T(8,128)E(4)}` -> rows 0.68 -> 6.7-7.0, `s4[1024,1000]` 0.27 -> 7.6-12 (as
+/// `s4[1024,960]`, whose 120 tile columns divide by 8, 7.5-12), back 8.3-12; `s4[2000,2000]`
+/// 0.74 -> 8.7, back 0.30 -> 8.1; `s4[4000,4000]` (blocks 4 tile columns wide before) 1.5 ->
+/// 3.8-4.9; `u8[1000,1000]` 3.6 -> 7.8-8.2, back 3.1 -> 9.4; `u2[1024,1000]` `E(2)` (element
+/// by element before: its transposes have vector blocks only) 0.05 -> 9.5, `u2[2000,2000]`
+/// 0.66 -> 5.9.
 #[derive(Clone, Debug)]
 struct Peeled {
     interior: CopyPlan,
-    /// Each edge's copy, the steps it runs, and the bytes (destination, source) its buffers
-    /// start past the whole buffers' starts (a piece of an edge, see [`Low::Piece`]).
-    edges: Vec<(CopyPlan, Slice, (usize, usize))>,
+    /// Each edge's copy (or another box's part), the steps it runs, and the bytes
+    /// (destination, source) its buffers start past the whole buffers' starts (a piece of an
+    /// edge, see [`Low::Piece`], or a box).
+    edges: Vec<Placed>,
 }
 
 /// How an edge of a [`Peeled`] copy cuts the lowest loop of its dim.
@@ -435,19 +449,119 @@ fn pieces(all: &[Loop], dst: &Plan, dim: usize, least: usize) -> Option<Pieces> 
     Some((widths, *top, *low))
 }
 
+/// The part of an array a one-step plan of a [`Peeled`] copy covers: the first `top.1` steps
+/// of the top loop of dim `top.0` (a box of the array along that dim, run from the offsets of
+/// the box's first step), the whole steps of the top loops of the dims `whole` (their
+/// [`interior`]: each one of [`clipped_dims`]), and an edge's lowest loop cut as `low` says.
+#[derive(Clone, Copy, Debug)]
+struct Within<'a> {
+    top: Option<(usize, usize)>,
+    whole: &'a [usize],
+    low: Option<Low>,
+}
+
+impl Within<'_> {
+    /// The whole array.
+    const ALL: Within<'static> = Within {
+        top: None,
+        whole: &[],
+        low: None,
+    };
+}
+
+/// A plan of a [`Peeled`] copy, the steps it runs and the bytes (destination, source) its
+/// buffers start past the whole buffers' starts.
+type Placed = (CopyPlan, Slice, (usize, usize));
+
+/// The boxes along the loop `w.at` (the top loop of its dim, `w.at.size` steps) that a
+/// [`Peeled`] copy goes in, each its steps and first step: the most steps that are a multiple
+/// of `w.p` (in vector blocks as wide as in an array that `w.p` divides), then powers of two
+/// of the rest, largest first (each in blocks as wide as it allows), until the next power of
+/// two above what is left (at least `w.least`) would copy at most [`OVERLAP`] of the loop's
+/// steps twice: that box ends at the loop's end, overlapping the box before (a slot copied
+/// twice gets the same value twice).
+fn boxes(w: Widening) -> Vec<(usize, usize)> {
+    let size = w.at.size;
+    let mut at = size - size % w.p;
+    let mut out = alloc::vec![(at, 0)];
+    while at < size {
+        let rest = size - at;
+        let last = rest.next_power_of_two().max(w.least).min(size);
+        let width = if (last - rest) * OVERLAP <= size {
+            last
+        } else {
+            1 << rest.ilog2()
+        };
+        let first = at.min(size - width);
+        out.push((width, first));
+        at = first + width;
+    }
+    out
+}
+
+/// The largest part of a loop's steps that [`boxes`] copies twice: `1 / OVERLAP`.
+const OVERLAP: usize = 16;
+
 impl Peeled {
     /// The parts of the copy between `src` and `dst` of `element_type`, where its loops clip
-    /// in dims that have whole steps and its interior is a transpose or an interleave of bit
-    /// fields; `None` otherwise, or
-    /// where an edge's nest does not keep the clipped top loop whole among its outer loops
-    /// (it may split its innermost loop: see `nest::sweep`).
+    /// in dims that have whole steps or a block side would be widened by a loop of a size no
+    /// power of two divides far enough ([`Nest::widening`]; the array then goes in boxes
+    /// along that loop, [`boxes`], each peeled), and its interior is a transpose or an
+    /// interleave of bit fields; `None` otherwise, or where an edge's nest does not keep the
+    /// clipped top loop whole among its outer loops (it may split its innermost loop: see
+    /// `nest::sweep`), or a part starts inside a byte and moves whole bytes.
     fn of(src: &Plan, dst: &Plan, element_type: PrimitiveType) -> Option<Peeled> {
         let all = loops(dst, src)?;
         let dims = clipped_dims(&all, dst.dims());
-        if dims.is_empty() {
+        let plain = CopyPlan::direct_within(
+            src,
+            dst,
+            element_type,
+            true,
+            Within {
+                whole: &dims,
+                ..Within::ALL
+            },
+        );
+        // Where the interior has no block kernel (`E(2)` and `E(1)` fields, whose transposes
+        // have one only in vector blocks), the kernel a nest of its loops would have.
+        let widening = match plain.how.nest() {
+            Some((nest, (bits, _))) if matches!(nest.kernel, Kernel::Block { .. }) => {
+                nest.widening(bits, &all)
+            }
+            _ => {
+                let (mut loops, mut bounds) = (all.clone(), dst.dims().to_vec());
+                for &dim in &dims {
+                    interior(&mut loops, &mut bounds, dim);
+                }
+                let bits = dst.element_bits();
+                Nest::new(loops, bounds, bits).widening(bits, &all)
+            }
+        };
+        let widening = widening.filter(|w| !dims.contains(&w.at.dim));
+        if dims.is_empty() && widening.is_none() {
             return None;
         }
-        let interior = CopyPlan::direct_within(src, dst, element_type, true, (&dims, None));
+        let bits = (dst.element_bits(), src.element_bits());
+        let mut parts = Vec::new();
+        match widening {
+            Some(w) => {
+                for (steps, first) in boxes(w) {
+                    let origin = (first * w.at.dst * bits.0, first * w.at.src * bits.1);
+                    let top = Some((w.at.dim, steps));
+                    parts.extend(Peeled::boxed(
+                        src,
+                        dst,
+                        element_type,
+                        (&all, &dims),
+                        top,
+                        origin,
+                    )?);
+                }
+            }
+            None => parts = Peeled::boxed(src, dst, element_type, (&all, &dims), None, (0, 0))?,
+        }
+        let (interior, _, _) = parts.remove(0);
         let (nest, _) = interior.how.nest()?;
         // Transposes, and interleaves of bit fields (whose blocks go one by one where a loop
         // clips): measured (64 MiB, medians of three alternating runs) s4[50257,1536] rows ->
@@ -463,15 +577,45 @@ impl Peeled {
                 }
             ) | (How::Bits { .. }, Kernel::Block { .. })
         );
-        if !peels {
-            return None;
-        }
-        let mut edges = Vec::new();
+        peels.then_some(Peeled {
+            interior,
+            edges: parts,
+        })
+    }
+
+    /// The plans of the box of the array within the first `top.1` steps of the top loop of
+    /// dim `top.0` (all of the array if `None`), whose first slot lies `origin` bits
+    /// (destination, source) past the buffers' starts: its interior (the whole steps of the
+    /// clipped dims `dims`) first, all its steps; then each clipped dim's edge, the dims
+    /// before it cut to their interior (so that each slot is copied once). `all` is the
+    /// copy's loops ([`loops`]).
+    fn boxed(
+        src: &Plan,
+        dst: &Plan,
+        element_type: PrimitiveType,
+        (all, dims): (&[Loop], &[usize]),
+        top: Option<(usize, usize)>,
+        origin: (usize, usize),
+    ) -> Option<Vec<Placed>> {
+        let plan = |whole, low| {
+            let within = Within { top, whole, low };
+            CopyPlan::direct_within(src, dst, element_type, true, within)
+        };
+        // A plan from `bits` (destination, source) past the box's first slot: whole bytes of
+        // the buffers, the rest (an odd count of `E(n)` fields) where its fields start
+        // within the first byte.
+        let placed = |mut plan: CopyPlan, slice: Option<Slice>, bits: (usize, usize)| {
+            let (d, s) = (origin.0 + bits.0, origin.1 + bits.1);
+            plan.how.start_within((d % 8, s % 8))?;
+            let slice = slice.unwrap_or_else(|| Slice::outer(0..plan.parts()));
+            Some((plan, slice, (d / 8, s / 8)))
+        };
+        let mut parts = alloc::vec![placed(plan(dims, None), None, (0, 0))?];
+        let bits = (dst.element_bits(), src.element_bits());
         for (k, &dim) in dims.iter().enumerate() {
             let whole = &dims[..k];
-            let edge = |low: Low| -> Option<(CopyPlan, Slice)> {
-                let edge =
-                    CopyPlan::direct_within(src, dst, element_type, true, (whole, Some(low)));
+            let edge = |low: Low| -> Option<Placed> {
+                let edge = plan(whole, Some(low));
                 let (nest, _) = edge.how.nest()?;
                 let (depth, top) = nest
                     .outer
@@ -487,42 +631,33 @@ impl Peeled {
                     steps: dst.dims()[dim] / top.mult..top.size,
                     origin: (0, 0),
                 };
-                Some((edge, slice))
+                placed(edge, Some(slice), (0, 0))
             };
-            // Each piece from the bits its first slot lies past the buffers' starts (the top
-            // loop's last step, the widths before it): whole bytes of the buffers, the rest
-            // (an odd count of `E(n)` fields) where its fields start within the first byte.
-            let bits = (dst.element_bits(), src.element_bits());
+            // Each piece from the bits its first slot lies past the box's first slot (the
+            // top loop's last step, the widths before it).
             let in_pieces = |(widths, top, low): Pieces| {
                 let last = dst.dims()[dim] / top.mult;
                 let mut at = 0;
-                let mut parts = Vec::with_capacity(widths.len());
+                let mut pieces = Vec::with_capacity(widths.len());
                 for (width, count) in widths {
-                    let piece = Low::Piece { dim, width, count };
-                    let mut plan =
-                        CopyPlan::direct_within(src, dst, element_type, true, (whole, Some(piece)));
+                    let piece = plan(whole, Some(Low::Piece { dim, width, count }));
                     let d = (last * top.dst + at * low.dst) * bits.0;
                     let s = (last * top.src + at * low.src) * bits.1;
-                    plan.how.start_within((d % 8, s % 8))?;
-                    let steps = plan.how.nest()?.0.parts();
-                    parts.push((plan, Slice::outer(0..steps), (d / 8, s / 8)));
+                    pieces.push(placed(piece, None, (d, s))?);
                     at += width;
                 }
-                Some(parts)
+                Some(pieces)
             };
-            let least = match interior.how {
+            let least = match parts[0].0.how {
                 How::Bits { .. } => FIELDS_PIECE,
                 _ => 1,
             };
-            match pieces(&all, dst, dim, least).and_then(in_pieces) {
-                Some(parts) => edges.extend(parts),
-                None => {
-                    let (plan, slice) = edge(Low::Split(dim))?;
-                    edges.push((plan, slice, (0, 0)));
-                }
+            match pieces(all, dst, dim, least).and_then(in_pieces) {
+                Some(pieces) => parts.extend(pieces),
+                None => parts.push(edge(Low::Split(dim))?),
             }
         }
-        Some(Peeled { interior, edges })
+        Some(parts)
     }
 }
 
@@ -976,17 +1111,16 @@ impl CopyPlan {
     /// The copy in one step between two plans of the same array of `element_type`; its
     /// transposes in panels if `panels` (see [`Nest::sized`]).
     fn direct(src: &Plan, dst: &Plan, element_type: PrimitiveType, panels: bool) -> CopyPlan {
-        CopyPlan::direct_within(src, dst, element_type, panels, (&[], None))
+        CopyPlan::direct_within(src, dst, element_type, panels, Within::ALL)
     }
 
-    /// [`direct`](Self::direct), of slots or fields, over the whole steps of the top loops of
-    /// the dims `whole` only (their [`interior`]: each one of [`clipped_dims`]).
+    /// [`direct`](Self::direct), of slots or fields, over the part `within` of the array.
     fn direct_within(
         src: &Plan,
         dst: &Plan,
         element_type: PrimitiveType,
         panels: bool,
-        (whole, low): (&[usize], Option<Low>),
+        within: Within<'_>,
     ) -> CopyPlan {
         use PrimitiveType::{S1, S2, S4, S8, S16, S32, S64};
         let (s, d) = (Storage::of(src), Storage::of(dst));
@@ -1006,10 +1140,13 @@ impl CopyPlan {
         } else {
             let mut bounds = dst.dims().to_vec();
             let loops = loops(dst, src).map(|mut loops| {
-                for &dim in whole {
+                if let Some((dim, steps)) = within.top {
+                    top_steps(&mut loops, &mut bounds, dim, steps);
+                }
+                for &dim in within.whole {
                     interior(&mut loops, &mut bounds, dim);
                 }
-                match low {
+                match within.low {
                     Some(Low::Split(dim)) => split_low(&mut loops, &bounds, dim),
                     Some(Low::Piece { dim, width, count }) => {
                         piece_low(&mut loops, &mut bounds, dim, (width, count));
@@ -1669,13 +1806,6 @@ mod tests {
         }
     }
 
-    /// An edge goes in pieces of the powers of two its extent is the sum of, each from its
-    /// own offset: `bf16[520,200]` has 72 columns past its one whole tile column, pieces of 64
-    /// and 8. The first starts at that tile column: 128 destination rows of 520 elements
-    /// (133120 bytes) and one source tile of 8 × 128 elements (2048 bytes); the second 64
-    /// columns on: 64 more destination rows (66560 bytes) and 64 columns of a source `(2,1)`
-    /// sub-tile row (a column is a pair's 4 bytes: 256). Every element in place is
-    /// `peeled_copies_put_every_element_in_place`.
     /// Tile rows of packed fields to rows that start anywhere in a line or inside a byte go
     /// a band of destination rows at a time where the copy streams (`bits::bands`): every
     /// field in place, the last band (cut by the array's edge) and the bits around the
@@ -1715,6 +1845,62 @@ mod tests {
         }
     }
 
+    /// Transposed tiles of a count no power of two above 1 divides (125 tile columns of 8
+    /// rows), whose blocks could not be widened past a tile's 8 rows of `E(4)` fields (4
+    /// bytes), go in boxes along the tile columns: 64 of them, widened to 64 tile columns
+    /// (512 rows, the destination's 4 lines), then the last 64, from tile column 61 (3
+    /// copied twice). That box starts 61 · 8 fields (244 bytes) into each destination row,
+    /// and 61 source tile rows of 8 · 1024 fields (4096 bytes each) in.
+    #[test]
+    fn odd_tile_counts_go_in_boxes() {
+        let (a, b) = ("s4[1024,1000]{0,1:T(8,128)E(4)}", "s4[1024,1000]{1,0:E(4)}");
+        let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
+        let How::Peeled(p) = &plan.how else {
+            panic!("{a} -> {b}: {:?}", plan.how);
+        };
+        let shifts: Vec<(usize, usize)> = p.edges.iter().map(|e| e.2).collect();
+        assert_eq!(shifts, [(244, 61 * 4096)]);
+        for plan in core::iter::once(&p.interior).chain(p.edges.iter().map(|e| &e.0)) {
+            match plan.how.nest().map(|(n, _)| n.kernel) {
+                Some(Kernel::Block {
+                    a,
+                    form: Form::Lanes { wide, .. },
+                    ..
+                }) => assert_eq!(a.size * wide[0].size, 512, "{:?}", plan.how),
+                other => panic!("{a} -> {b}: vector blocks, not {other:?}"),
+            }
+        }
+        // Every element in place: boxes with no edge, boxes of an array whose tiles overhang
+        // too (each box with its edges), of bytes, and of `E(2)` and `E(1)` fields (whose
+        // transposes have vector blocks only; tiles of 2 rows, 500 tile columns).
+        for (a, b) in [
+            (a, b),
+            ("s4[1000,1000]{0,1:T(8,128)E(4)}", "s4[1000,1000]{1,0:E(4)}"),
+            ("u8[1000,776]{0,1:T(8,128)}", "u8[1000,776]{1,0}"),
+            // 500 tile columns: blocks 4 wide (16 bytes) but in boxes.
+            ("s4[512,4000]{0,1:T(8,128)E(4)}", "s4[512,4000]{1,0:E(4)}"),
+            ("u2[1024,1000]{0,1:T(8,128)E(2)}", "u2[1024,1000]{1,0:E(2)}"),
+            ("u1[2048,1000]{0,1:T(2,128)E(1)}", "u1[2048,1000]{1,0:E(1)}"),
+        ] {
+            let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
+            assert!(
+                matches!(plan.how, How::Peeled(_)),
+                "{a} -> {b}: {:?}",
+                plan.how
+            );
+            for stream in [false, true] {
+                check_both_ways(a, b, stream);
+            }
+        }
+    }
+
+    /// An edge goes in pieces of the powers of two its extent is the sum of, each from its
+    /// own offset: `bf16[520,200]` has 72 columns past its one whole tile column, pieces of 64
+    /// and 8. The first starts at that tile column: 128 destination rows of 520 elements
+    /// (133120 bytes) and one source tile of 8 × 128 elements (2048 bytes); the second 64
+    /// columns on: 64 more destination rows (66560 bytes) and 64 columns of a source `(2,1)`
+    /// sub-tile row (a column is a pair's 4 bytes: 256). Every element in place is
+    /// `peeled_copies_put_every_element_in_place`.
     #[test]
     fn peeled_edges_go_in_pieces() {
         let (a, b) = ("bf16[520,200]{1,0:T(8,128)(2,1)}", "bf16[520,200]{0,1}");
