@@ -20,7 +20,9 @@
 //! holds a cache-sized slab of the intermediate at a time (or, for packed fields, the whole
 //! intermediate where no loop walks it slab by slab). A transpose whose tiles overhang the
 //! array (a dim that is not a multiple of its tile) goes as the interior of whole tiles, at
-//! the speed of an array of whole tiles, then the edges.
+//! the speed of an array of whole tiles, then the edges; one whose blocks would be widened
+//! by a loop of a size few powers of two divide (125 tile columns) goes in boxes along it,
+//! each as wide as that widening allows.
 //!
 //! With the `rayon` feature, copies of 4 MiB or more between storage of whole bytes run on
 //! rayon's thread pool, each thread on its own slice of the destination (packed storage stays
@@ -211,7 +213,8 @@ enum How {
     Elements(Box<Elements>),
     /// In two steps through an intermediate layout (see [`Through`]).
     Through(Box<Through>),
-    /// The interior apart from the edges where tiles overhang the array (see [`Peeled`]).
+    /// The interior apart from the edges where tiles overhang the array, or in boxes (see
+    /// [`Peeled`]).
     Peeled(Box<Peeled>),
 }
 
