@@ -410,6 +410,12 @@ const CASES: &[Case] = &[
         "s4[8000,8000]{1,0:E(4)}",
         TILED,
     ),
+    case(
+        "s4 E(4) T(8,128)(4,1) transposed, tiles overhang",
+        "s4[8000,8000]{1,0:T(8,128)(4,1)E(4)}",
+        "s4[8000,8000]{0,1:T(8,128)(4,1)E(4)}",
+        TILED,
+    ),
 ];
 
 /// Reads one word of every cache line of `flush`, evicting the copy's buffers.
@@ -562,12 +568,28 @@ const IN_CACHE: &[(&str, &str, &str)] = &[
         "f64[1024,512]{1,0}",
         "f64[1024,512]{0,1:T(8,128)}",
     ),
-    // Transposed tiles that overhang an array too small for panels: blocks of a tile's 8
-    // rows, the slowest relayouts this table has found.
+    // Transposed tiles that overhang an array too small for panels, or whose count few
+    // powers of two divide (125 tile columns): blocks of a tile's 8 rows until they went in
+    // boxes along the tile columns, the slowest relayouts this table had found.
     (
         "s4 {0,1:T(8,128)E(4)} -> rows, tiles overhang",
         "s4[1000,1000]{0,1:T(8,128)E(4)}",
         "s4[1000,1000]{1,0:E(4)}",
+    ),
+    (
+        "u8 {0,1:T(8,128)} -> rows, 125 tile columns",
+        "u8[1024,1000]{0,1:T(8,128)}",
+        "u8[1024,1000]{1,0}",
+    ),
+    (
+        "u2 {0,1:T(8,128)E(2)} -> rows, 125 tile columns",
+        "u2[1024,1000]{0,1:T(8,128)E(2)}",
+        "u2[1024,1000]{1,0:E(2)}",
+    ),
+    (
+        "s4 T(8,128)(4,1) transposed, tiles overhang",
+        "s4[1000,1000]{1,0:T(8,128)(4,1)E(4)}",
+        "s4[1000,1000]{0,1:T(8,128)(4,1)E(4)}",
     ),
 ];
 
