@@ -1019,11 +1019,12 @@ impl CopyPlan {
     /// boxes ([`Peeled`]), where it is large enough ([`PEELED_BYTES`]) and its interior moves
     /// a vector a side, on whole bytes.
     fn peeled(src: &Plan, dst: &Plan, element_type: PrimitiveType) -> Option<CopyPlan> {
-        let peeled = Peeled::of(src, dst, element_type)
-            .filter(|_| dst.size_bytes() >= PEELED_BYTES)
-            .filter(|p| {
-                !p.interior.how.narrow(VECTOR_BITS) && !p.interior.how.fields_off_bytes()
-            })?;
+        if dst.size_bytes() < PEELED_BYTES {
+            return None;
+        }
+        let peeled = Peeled::of(src, dst, element_type).filter(|p| {
+            !p.interior.how.narrow(VECTOR_BITS) && !p.interior.how.fields_off_bytes()
+        })?;
         Some(CopyPlan {
             src: peeled.interior.src,
             dst: peeled.interior.dst,
