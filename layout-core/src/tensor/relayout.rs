@@ -1659,7 +1659,7 @@ pub fn relayout(
 
 #[cfg(test)]
 mod tests {
-    use super::{CopyPlan, Form, How, Kernel};
+    use super::{CopyPlan, Form, How, Kernel, Peeled};
     use crate::parse_array;
     use crate::tensor::AlignedBuf;
     use alloc::vec::Vec;
@@ -1916,6 +1916,17 @@ mod tests {
         }
     }
 
+    /// The parts of the copy `a -> b`, which must be peeled ([`Peeled`]), and the bytes
+    /// (destination, source) each part past the interior starts into the buffers.
+    fn peeled_shifts(a: &str, b: &str) -> (Peeled, Vec<(usize, usize)>) {
+        let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
+        let How::Peeled(p) = plan.how else {
+            panic!("{a} -> {b}: {:?}", plan.how);
+        };
+        let shifts = p.edges.iter().map(|e| e.2).collect();
+        (*p, shifts)
+    }
+
     /// Transposed tiles of a count no power of two above 1 divides (125 tile columns of 8
     /// rows), whose blocks could not be widened past a tile's 8 rows of `E(4)` fields (4
     /// bytes), go in boxes along the tile columns: 64 of them, widened to 64 tile columns
@@ -1925,11 +1936,7 @@ mod tests {
     #[test]
     fn odd_tile_counts_go_in_boxes() {
         let (a, b) = ("s4[1024,1000]{0,1:T(8,128)E(4)}", "s4[1024,1000]{1,0:E(4)}");
-        let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
-        let How::Peeled(p) = &plan.how else {
-            panic!("{a} -> {b}: {:?}", plan.how);
-        };
-        let shifts: Vec<(usize, usize)> = p.edges.iter().map(|e| e.2).collect();
+        let (p, shifts) = peeled_shifts(a, b);
         assert_eq!(shifts, [(244, 61 * 4096)]);
         for plan in core::iter::once(&p.interior).chain(p.edges.iter().map(|e| &e.0)) {
             match plan.how.nest().map(|(n, _)| n.kernel) {
@@ -1953,12 +1960,7 @@ mod tests {
             ("u2[1024,1000]{0,1:T(8,128)E(2)}", "u2[1024,1000]{1,0:E(2)}"),
             ("u1[2048,1000]{0,1:T(2,128)E(1)}", "u1[2048,1000]{1,0:E(1)}"),
         ] {
-            let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
-            assert!(
-                matches!(plan.how, How::Peeled(_)),
-                "{a} -> {b}: {:?}",
-                plan.how
-            );
+            peeled_shifts(a, b);
             for stream in [false, true] {
                 check_both_ways(a, b, stream);
             }
@@ -1975,11 +1977,7 @@ mod tests {
     #[test]
     fn peeled_edges_go_in_pieces() {
         let (a, b) = ("bf16[520,200]{1,0:T(8,128)(2,1)}", "bf16[520,200]{0,1}");
-        let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
-        let How::Peeled(p) = &plan.how else {
-            panic!("{a} -> {b}: {:?}", plan.how);
-        };
-        let shifts: Vec<(usize, usize)> = p.edges.iter().map(|e| e.2).collect();
+        let (p, shifts) = peeled_shifts(a, b);
         assert_eq!(shifts, [(133120, 2048), (199680, 2304)]);
         let rows: Vec<usize> = p
             .edges
