@@ -470,6 +470,22 @@ impl Within<'_> {
         whole: &[],
         low: None,
     };
+
+    /// `loops` (of an array of `bounds`, [`loops`]) cut to this part, and `bounds` to its
+    /// extents.
+    fn cut(&self, loops: &mut Vec<Loop>, bounds: &mut [usize]) {
+        if let Some((dim, steps)) = self.top {
+            top_steps(loops, bounds, dim, steps);
+        }
+        for &dim in self.whole {
+            interior(loops, bounds, dim);
+        }
+        match self.low {
+            Some(Low::Split(dim)) => split_low(loops, bounds, dim),
+            Some(Low::Piece { dim, width, count }) => piece_low(loops, bounds, dim, (width, count)),
+            None => {}
+        }
+    }
 }
 
 /// A plan of a [`Peeled`] copy, the steps it runs and the bytes (destination, source) its
@@ -516,16 +532,11 @@ impl Peeled {
     fn of(src: &Plan, dst: &Plan, element_type: PrimitiveType) -> Option<Peeled> {
         let all = loops(dst, src)?;
         let dims = clipped_dims(&all, dst.dims());
-        let plain = CopyPlan::direct_within(
-            src,
-            dst,
-            element_type,
-            true,
-            Within {
-                whole: &dims,
-                ..Within::ALL
-            },
-        );
+        let whole = Within {
+            whole: &dims,
+            ..Within::ALL
+        };
+        let plain = CopyPlan::direct_within(src, dst, element_type, true, whole);
         // Where the interior has no block kernel (`E(2)` and `E(1)` fields, whose transposes
         // have one only in vector blocks), the kernel a nest of its loops would have.
         let widening = match plain.how.nest() {
@@ -534,53 +545,48 @@ impl Peeled {
             }
             _ => {
                 let (mut loops, mut bounds) = (all.clone(), dst.dims().to_vec());
-                for &dim in &dims {
-                    interior(&mut loops, &mut bounds, dim);
-                }
+                whole.cut(&mut loops, &mut bounds);
                 let bits = dst.element_bits();
                 Nest::new(loops, bounds, bits).widening(bits, &all)
             }
         };
         let widening = widening.filter(|w| !dims.contains(&w.at.dim));
-        if dims.is_empty() && widening.is_none() {
-            return None;
-        }
-        let bits = (dst.element_bits(), src.element_bits());
-        let mut parts = Vec::new();
-        match widening {
+        // Each box's dim and steps, and the bits (destination, source) its first slot lies
+        // past the buffers' starts.
+        let boxes = match widening {
             Some(w) => {
-                for (steps, first) in boxes(w) {
-                    let origin = (first * w.at.dst * bits.0, first * w.at.src * bits.1);
-                    let top = Some((w.at.dim, steps));
-                    parts.extend(Peeled::boxed(
-                        src,
-                        dst,
-                        element_type,
-                        (&all, &dims),
-                        top,
-                        origin,
-                    )?);
-                }
+                let bits = (dst.element_bits(), src.element_bits());
+                let at = |first: usize| (first * w.at.dst * bits.0, first * w.at.src * bits.1);
+                boxes(w)
+                    .into_iter()
+                    .map(|(steps, first)| (Some((w.at.dim, steps)), at(first)))
+                    .collect()
             }
-            None => parts = Peeled::boxed(src, dst, element_type, (&all, &dims), None, (0, 0))?,
+            None if dims.is_empty() => return None,
+            None => alloc::vec![(None, (0, 0))],
+        };
+        // The whole array's interior is `plain`; each box's, planned within it.
+        let mut plain = widening.is_none().then_some(plain);
+        let mut parts = Vec::new();
+        for (k, (top, origin)) in boxes.into_iter().enumerate() {
+            let interior = plain.take().unwrap_or_else(|| {
+                let within = Within { top, ..whole };
+                CopyPlan::direct_within(src, dst, element_type, true, within)
+            });
+            if k == 0 && !peels(&interior) {
+                return None;
+            }
+            parts.extend(Peeled::boxed(
+                src,
+                dst,
+                element_type,
+                (&all, &dims),
+                (top, origin),
+                interior,
+            )?);
         }
         let (interior, _, _) = parts.remove(0);
-        let (nest, _) = interior.how.nest()?;
-        // Transposes, and interleaves of bit fields (whose blocks go one by one where a loop
-        // clips): measured (64 MiB, medians of three alternating runs) s4[50257,1536] rows ->
-        // `T(8,128)(2,1)E(4)` 0.52 -> 0.75 of memcpy; interleaves of whole bytes measured even
-        // (bf16 `(2,1)`, s8 `(4,1)`), runs lost (f32 rows -> `T(8,128)` 1.09 -> 0.66).
-        let peels = matches!(
-            (&interior.how, &nest.kernel),
-            (
-                _,
-                Kernel::Block {
-                    form: Form::Lanes { .. },
-                    ..
-                }
-            ) | (How::Bits { .. }, Kernel::Block { .. })
-        );
-        peels.then_some(Peeled {
+        Some(Peeled {
             interior,
             edges: parts,
         })
@@ -589,16 +595,16 @@ impl Peeled {
     /// The plans of the box of the array within the first `top.1` steps of the top loop of
     /// dim `top.0` (all of the array if `None`), whose first slot lies `origin` bits
     /// (destination, source) past the buffers' starts: its interior (the whole steps of the
-    /// clipped dims `dims`) first, all its steps; then each clipped dim's edge, the dims
-    /// before it cut to their interior (so that each slot is copied once). `all` is the
-    /// copy's loops ([`loops`]).
+    /// clipped dims `dims`, planned by the caller) first, all its steps; then each clipped
+    /// dim's edge, the dims before it cut to their interior (so that each slot is copied
+    /// once). `all` is the copy's loops ([`loops`]).
     fn boxed(
         src: &Plan,
         dst: &Plan,
         element_type: PrimitiveType,
         (all, dims): (&[Loop], &[usize]),
-        top: Option<(usize, usize)>,
-        origin: (usize, usize),
+        (top, origin): (Option<(usize, usize)>, (usize, usize)),
+        interior: CopyPlan,
     ) -> Option<Vec<Placed>> {
         let plan = |whole, low| {
             let within = Within { top, whole, low };
@@ -613,7 +619,7 @@ impl Peeled {
             let slice = slice.unwrap_or_else(|| Slice::outer(0..plan.parts()));
             Some((plan, slice, (d / 8, s / 8)))
         };
-        let mut parts = alloc::vec![placed(plan(dims, None), None, (0, 0))?];
+        let mut parts = alloc::vec![placed(interior, None, (0, 0))?];
         let bits = (dst.element_bits(), src.element_bits());
         for (k, &dim) in dims.iter().enumerate() {
             let whole = &dims[..k];
@@ -662,6 +668,27 @@ impl Peeled {
         }
         Some(parts)
     }
+}
+
+/// Whether a copy's interior is one a [`Peeled`] copy goes apart from its edges:
+/// transposes, and interleaves of bit fields (whose blocks go one by one where a loop
+/// clips). Measured (64 MiB, medians of three alternating runs) `s4[50257,1536]` rows ->
+/// `T(8,128)(2,1)E(4)` 0.52 -> 0.75 of memcpy; interleaves of whole bytes measured even (bf16
+/// `(2,1)`, s8 `(4,1)`), runs lost (f32 rows -> `T(8,128)` 1.09 -> 0.66).
+fn peels(interior: &CopyPlan) -> bool {
+    let Some((nest, _)) = interior.how.nest() else {
+        return false;
+    };
+    matches!(
+        (&interior.how, &nest.kernel),
+        (
+            _,
+            Kernel::Block {
+                form: Form::Lanes { .. },
+                ..
+            }
+        ) | (How::Bits { .. }, Kernel::Block { .. })
+    )
 }
 
 /// How a two-step copy walks its intermediate a slab at a time: slab `k` is the
@@ -918,10 +945,12 @@ impl CopyPlan {
     }
 
     /// The copy between two layouts of the same array and their plans: a transpose whose
-    /// tiles overhang the array as its interior and edges ([`Peeled`]); in one step, or
-    /// where that step would move less than a vector a side (see [`How::narrow`]) in two,
-    /// through the first intermediate layout (the destination's tiling without its sub-tile,
-    /// or the source's) whose two steps each move at least half a vector.
+    /// tiles overhang the array as its interior and edges, or whose tile count few powers of
+    /// two divide in boxes ([`Peeled`]); in one step, or where that step would move less than
+    /// a vector a side (see [`How::narrow`]) in two, through the first intermediate layout
+    /// (the destination's tiling without its sub-tile, or the source's) whose two steps each
+    /// move at least half a vector (of bit fields, each step peeled where no intermediate
+    /// allows that in one plan a step).
     pub(crate) fn from_plans(
         (src, sp): (&ArrayShape, &Plan),
         (dst, dp): (&ArrayShape, &Plan),
@@ -1179,19 +1208,7 @@ impl CopyPlan {
         } else {
             let mut bounds = dst.dims().to_vec();
             let loops = loops(dst, src).map(|mut loops| {
-                if let Some((dim, steps)) = within.top {
-                    top_steps(&mut loops, &mut bounds, dim, steps);
-                }
-                for &dim in within.whole {
-                    interior(&mut loops, &mut bounds, dim);
-                }
-                match within.low {
-                    Some(Low::Split(dim)) => split_low(&mut loops, &bounds, dim),
-                    Some(Low::Piece { dim, width, count }) => {
-                        piece_low(&mut loops, &mut bounds, dim, (width, count));
-                    }
-                    None => {}
-                }
+                within.cut(&mut loops, &mut bounds);
                 loops
             });
             let bounds = &bounds;
