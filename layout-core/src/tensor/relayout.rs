@@ -2652,6 +2652,40 @@ mod tests {
         }
     }
 
+    /// Runs of `E(4)` tile rows into destination rows that start inside bytes (an odd row
+    /// length) follow the destination: the loop inside the runs' is the one whose runs follow
+    /// each other there, so that each row goes out as one shifted run (`bits::gathered`), not
+    /// a run of a tile at a time shifted and stored on its own. Every element in place both
+    /// ways, streamed or not, with bands of rows and tiles cut by the array's edge.
+    #[test]
+    fn runs_into_rows_inside_bytes_follow_the_destination() {
+        let pairs = [
+            ("s4[9,1031]{1,0:T(8,128)E(4)}", "s4[9,1031]{1,0:E(4)}"),
+            ("s4[20,515]{1,0:T(8,128)E(4)}", "s4[20,515]{1,0:E(4)}"),
+            (
+                "s4[3,17,259]{2,1,0:T(8,128)E(4)}",
+                "s4[3,17,259]{2,1,0:E(4)}",
+            ),
+        ];
+        for (a, b) in pairs {
+            let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
+            let How::Bits { nest, .. } = &plan.how else {
+                panic!("{a} -> {b}: runs of fields, not {:?}", plan.how);
+            };
+            let (Kernel::Run(run), Some(inner)) = (nest.kernel, nest.outer.last()) else {
+                panic!("{a} -> {b}: runs of fields, not {nest:?}");
+            };
+            assert_eq!(
+                inner.dst,
+                run.size * run.dst,
+                "{a} -> {b}: the loop whose runs follow each other innermost: {nest:?}"
+            );
+            for stream in [false, true] {
+                check_both_ways(a, b, stream);
+            }
+        }
+    }
+
     /// Copies `a` to `b` and back (`stream` forced on or off; not from a small transpose's
     /// list), checking that each element is where the plans' offsets put it and the padding
     /// is left as it was.
