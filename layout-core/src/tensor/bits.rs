@@ -195,8 +195,8 @@ fn shifted(dst: &mut [u8], to: usize, src: &[u8], from: usize, bits: usize, stre
 /// `n` runs of `len` bytes of `src` (from byte `from + k · step` each) that follow each other
 /// in `dst` from bit `to` (a destination row of an odd number of `E(4)` fields, which starts
 /// inside a byte, from the rows of its tiles): gathered into `stage` a page or two at a time,
-/// each as one [`shifted`] run whose whole lines of `dst` are streamed if `stream` (the
-/// partial lines at its ends stored normally), the same runs one step of `ahead` bytes on
+/// each as one run into `dst` ([`shifted_lines`], its whole lines streamed if `stream`), the
+/// same runs one step of `ahead` bytes on
 /// prefetched. Runs of 16 bytes or more move in 16-byte pieces, not a call into `memcpy`
 /// each. Measured against a [`shifted`] run each, in the destination's order (`nest`), and
 /// the source's order before it: `s4[8191,8191]` `{1,0:T(8,128)E(4)}` -> rows (32 MiB, best
@@ -245,27 +245,54 @@ fn gathered(
                 }
             }
         }
-        let (at, bits) = (to + 8 * k * len, 8 * m * len);
-        let lined = if stream {
-            // Bits up to the first line of `dst` at or after bit `at`.
-            let start = dst
-                .as_ptr()
-                .wrapping_add(at.div_ceil(8))
-                .align_offset(stream::LINE);
-            (8 * (at.div_ceil(8) + start) - at).min(bits)
-        } else {
-            bits
-        };
-        let body = (bits - lined) / (8 * stream::LINE) * (8 * stream::LINE);
-        shifted(dst, at, stage, 0, lined, false);
-        if body > 0 {
-            shifted(dst, at + lined, stage, lined, body, true);
-        }
-        let tail = bits - lined - body;
-        if tail > 0 {
-            shifted(dst, at + lined + body, stage, lined + body, tail, false);
-        }
+        shifted_lines(dst, to + 8 * k * len, stage, 0, 8 * m * len, stream);
         k += m;
+    }
+}
+
+/// [`shifted`], the whole lines of `dst` it covers streamed if `stream` and the partial lines
+/// at its ends stored normally: where the run keeps its place within bytes (`to % 8 ==
+/// from % 8`), its whole bytes copied as bytes ([`stream::copy`]), the bits around them
+/// [`masked`]; else shifted, in three parts.
+fn shifted_lines(dst: &mut [u8], to: usize, src: &[u8], from: usize, bits: usize, stream: bool) {
+    if !stream {
+        return shifted(dst, to, src, from, bits, false);
+    }
+    if to % 8 == from % 8 {
+        let head = ((8 - to % 8) % 8).min(bits);
+        if head > 0 {
+            masked(dst, to, src, from, head);
+        }
+        let body = (bits - head) / 8;
+        let (a, b) = ((to + head) / 8, (from + head) / 8);
+        stream::copy(&mut dst[a..a + body], &src[b..b + body]);
+        let tail = bits - head - 8 * body;
+        if tail > 0 {
+            masked(dst, to + head + 8 * body, src, from + head + 8 * body, tail);
+        }
+        return;
+    }
+    // Bits up to the first line of `dst` at or after bit `to`.
+    let start = dst
+        .as_ptr()
+        .wrapping_add(to.div_ceil(8))
+        .align_offset(stream::LINE);
+    let lined = (8 * (to.div_ceil(8) + start) - to).min(bits);
+    let body = (bits - lined) / (8 * stream::LINE) * (8 * stream::LINE);
+    shifted(dst, to, src, from, lined, false);
+    if body > 0 {
+        shifted(dst, to + lined, src, from + lined, body, true);
+    }
+    let tail = bits - lined - body;
+    if tail > 0 {
+        shifted(
+            dst,
+            to + lined + body,
+            src,
+            from + lined + body,
+            tail,
+            false,
+        );
     }
 }
 
@@ -632,24 +659,7 @@ fn bands(
             origin: (k * stride, slice.origin.1),
         };
         copy(nest, &staged, &mut stage, src, &one, false);
-        let n = stride * bits;
-        let head = ((8 - phase) % 8).min(n);
-        if head > 0 {
-            masked(dst, to, &stage, phase, head);
-        }
-        let body = (n - head) / 8;
-        let (a, b) = ((to + head) / 8, (phase + head) / 8);
-        stream::copy(&mut dst[a..a + body], &stage[b..b + body]);
-        let tail = n - head - 8 * body;
-        if tail > 0 {
-            masked(
-                dst,
-                to + head + 8 * body,
-                &stage,
-                phase + head + 8 * body,
-                tail,
-            );
-        }
+        shifted_lines(dst, to, &stage, phase, stride * bits, true);
     }
     end
 }
