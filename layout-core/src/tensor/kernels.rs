@@ -811,6 +811,24 @@ impl<'a> Fetch<'a> {
         Fetch::new(src, at, Rows::new(lo_rows, lo, hi), (count, len))
     }
 
+    /// One line a row: the line at byte `at + (x % lo_rows)·lo + (x / lo_rows)·hi` of `src`
+    /// for each of `count` rows shorter than a line (`lo_rows` a power of two, else `None`).
+    pub(crate) fn line_a_row(
+        src: &'a [u8],
+        at: usize,
+        (lo_rows, lo, hi): (usize, usize, usize),
+        count: usize,
+    ) -> Option<Fetch<'a>> {
+        lo_rows.is_power_of_two().then(|| Fetch {
+            src,
+            at,
+            rows: Rows::new(lo_rows, lo, hi),
+            shift: 0,
+            first: 0,
+            lines: count,
+        })
+    }
+
     /// The `count` rows `rows` of `len` bytes (whole lines, a power of two of them) from byte
     /// `at` of `src`; `None` where the rows are not so.
     fn new(
