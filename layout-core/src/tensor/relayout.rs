@@ -2598,7 +2598,7 @@ mod tests {
     /// read the rows half a byte in as they are (`bits::Half`), in one step. Every element in
     /// place.
     #[test]
-    fn odd_packed_rows_go_through_tiles() {
+    fn odd_packed_rows_zip_in_one_step_or_go_through_tiles() {
         let pairs = [
             ("s4[40,259]{1,0:E(4)}", "s4[40,259]{1,0:T(8,128)(2,1)E(4)}"),
             (
