@@ -583,16 +583,16 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
 ) {
     let len = b * N;
     // Bytes: every 4 source rows zipped into a stage row of 4-byte words (`zipped`), whose
-    // square blocks are then the destination rows' lines; where the destination rows start
-    // on lines (`u8[8191,8193]` transposed, rows an odd number of bytes apart, lost: 0.24 ->
-    // 0.20 of memcpy). Measured (64 MiB, medians of three alternating runs, against memcpy,
-    // with panels of 2-line rows against 16-byte groups in panels of 1-line rows): u8 2-D
-    // transpose 0.50 -> 0.62-0.65, rows -> `{0,1:T(8,128)}` 0.50 -> 0.65, back 0.54 ->
-    // 0.69, 4-D reversal 0.42 -> 0.50; in cache (4 MiB, hot) 0.23 -> 0.33-0.39.
-    let lined = out.as_ptr().align_offset(LINE) == 0
-        && [to.lo, to.hi, ds].iter().all(|k| k.is_multiple_of(LINE));
+    // square blocks are then the destination rows' lines. Measured (64 MiB, medians of three
+    // alternating runs, against memcpy, with panels of 2-line rows against 16-byte groups in
+    // panels of 1-line rows): u8 2-D transpose 0.50 -> 0.62-0.65, rows -> `{0,1:T(8,128)}`
+    // 0.50 -> 0.65, back 0.54 -> 0.69, 4-D reversal 0.42 -> 0.50; in cache (4 MiB, hot) 0.23
+    // -> 0.33-0.39. Destination rows that do not start on lines too, stored normally (where
+    // this had lost, an older `squares` a block at a time): eight alternating runs,
+    // `u8[8191,8193]` transposed 0.27-0.33 -> 0.35-0.44, `u8[8192,8192]` into a destination
+    // 16 bytes past a line 0.34-0.40 -> 0.45-0.54; in cache, `u8[4095,4097]` 0.19-0.27 ->
+    // 0.31-0.32.
     let zipped = N == 1
-        && lined
         && to.mask >= 7
         && a.is_multiple_of(64)
         && b.is_multiple_of(8)
