@@ -196,9 +196,9 @@ fn shifted(dst: &mut [u8], to: usize, src: &[u8], from: usize, bits: usize, stre
 /// in `dst` from bit `to` (a destination row of an odd number of `E(4)` fields, which starts
 /// inside a byte, from the rows of its tiles): gathered into `stage` a page or two at a time,
 /// each as one run into `dst` ([`shifted_lines`], its whole lines streamed if `stream`), the
-/// same runs one step of `ahead` bytes on
-/// prefetched. Runs of 16 bytes or more move in 16-byte pieces, not a call into `memcpy`
-/// each. Measured against a [`shifted`] run each, in the destination's order (`nest`), and
+/// same runs one step of `ahead` bytes on prefetched (a run longer than the stage goes on its
+/// own). Runs of 16 bytes or more move in 16-byte pieces, not a call into `memcpy` each.
+/// Measured against a [`shifted`] run each, in the destination's order (`nest`), and
 /// the source's order before it: `s4[8191,8191]` `{1,0:T(8,128)E(4)}` -> rows (32 MiB, best
 /// of five, alternating runs) 3.3 GB/s, 3.6 in the destination's order, 4.2 gathered, 6.0
 /// with the next band's runs prefetched; in cache, `s4[999,1001]` 3.9 -> 5.1.
@@ -217,15 +217,8 @@ fn gathered(
     while k < n {
         let m = per.min(n - k);
         if m * len > stage.len() {
-            // A run longer than the stage: each on its own.
-            shifted(
-                dst,
-                to + 8 * k * len,
-                src,
-                8 * (from + k * step),
-                8 * len,
-                false,
-            );
+            let at = 8 * (from + k * step);
+            shifted_lines(dst, to + 8 * k * len, src, at, 8 * len, stream);
             k += 1;
             continue;
         }
