@@ -1353,9 +1353,9 @@ impl CopyPlan {
     /// into `dst` where it starts on a line: a destination from
     /// [`AlignedBuf::try_zeroed`] (64-byte aligned, on huge pages from 4 MiB) is faster than a
     /// `Vec<u8>`, 16 bytes off a line: measured (64 MiB, against memcpy, on a line and off it)
-    /// `f32[4096,4096]` transposed 0.75 and 0.53, u8 0.57 and 0.32, s4 rows ->
-    /// `T(8,128)(2,1)E(4)` 0.85 and 0.48; rows into tiles lose less (f32 `T(8,128)` 1.26 and
-    /// 1.09).
+    /// `f32[4096,4096]` transposed 0.76 and 0.60, `u8[8192,8192]` 0.95 and 0.49, s4 rows ->
+    /// `T(8,128)(2,1)E(4)` 1.28 and 0.60; rows into tiles lose less (f32 `T(8,128)` 1.67 and
+    /// 1.14).
     ///
     /// # Errors
     /// [`RelayoutError::Length`] if a buffer's length is not its layout's byte size.
