@@ -1318,9 +1318,9 @@ impl BitFields {
                     // Rows of part of a line that the next block continues (the blocks of
                     // transposed tiles that overhang, rows of 32 bytes), streamed: the lines
                     // after the next block's rows, which it does not read (in cache, the
-                    // fetches measured slower: `s4[1000,1000]` 0.14 -> 0.11). Measured (64 MiB, five
-                    // alternating runs) `s4[8000,8000]` rows -> `{0,1:T(8,128)E(4)}` 0.31-0.40
-                    // -> 0.40-0.61 of memcpy.
+                    // fetches measured slower: `s4[1000,1000]` 0.14 -> 0.11). Measured (64
+                    // MiB, five alternating runs) `s4[8000,8000]` rows -> `{0,1:T(8,128)E(4)}`
+                    // 0.31-0.40 -> 0.40-0.61 of memcpy.
                     (stream && row < LINE && n.checked_sub(s0) == Some(row)).then(|| {
                         super::kernels::Fetch::line_a_row(
                             src,
@@ -2515,6 +2515,26 @@ mod tests {
     use alloc::vec::Vec;
     use proptest::prelude::*;
 
+    /// `n` bytes of noise from `seed`, different for each `salt`.
+    fn noise(seed: u64, salt: u64, n: usize) -> Vec<u8> {
+        (0..n)
+            .map(|k| {
+                let x = seed.wrapping_add(salt).wrapping_mul(k as u64 + 1);
+                (x.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as u8
+            })
+            .collect()
+    }
+
+    /// The reference move: `n` bits of `src` from bit `from` to `want` from bit `to`, a bit at
+    /// a time (fields low bits first).
+    fn move_bits(want: &mut [u8], to: usize, src: &[u8], from: usize, n: usize) {
+        for b in 0..n {
+            let bit = (src[(from + b) / 8] >> ((from + b) % 8)) & 1;
+            let (byte, at) = ((to + b) / 8, (to + b) % 8);
+            want[byte] = (want[byte] & !(1 << at)) | (bit << at);
+        }
+    }
+
     proptest! {
         /// A run of fields from any slot to any slot (starts inside bytes, of one width at
         /// different bit positions, or packed from or unpacked into bytes), against the same
@@ -2537,11 +2557,7 @@ mod tests {
                 sign_extend,
             };
             let bytes = |bits: usize, start: usize, slots: usize| start + (slots * bits).div_ceil(8) + 1;
-            let noise = |n: usize, salt: u64| -> Vec<u8> {
-                (0..n)
-                    .map(|k| (seed.wrapping_add(salt).wrapping_mul(k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as u8)
-                    .collect()
-            };
+            let noise = |n: usize, salt: u64| noise(seed, salt, n);
             let src = noise(bytes(src_bits, src_start, s + len), 1);
             let dst = noise(bytes(dst_bits, dst_start, d + len), 2);
             let (mut fast, mut slow) = (dst.clone(), dst);
@@ -2566,11 +2582,7 @@ mod tests {
         ) {
             let len = 16 * vectors;
             let steps = (len + 16 * dstep, len + sstep);
-            let noise = |n: usize, salt: u64| -> Vec<u8> {
-                (0..n)
-                    .map(|k| (seed.wrapping_add(salt).wrapping_mul(k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as u8)
-                    .collect()
-            };
+            let noise = |n: usize, salt: u64| noise(seed, salt, n);
             let from = 8 * 3 + shift;
             let src = noise(3 + (n - 1) * steps.1 + len + spare.min(2), 1);
             let mut buf = crate::tensor::AlignedBuf::try_zeroed(at + n * steps.0).unwrap();
@@ -2586,11 +2598,7 @@ mod tests {
             let mut want = before;
             for k in 0..done {
                 let (to, from) = (8 * (at + k * steps.0), from + 8 * k * steps.1);
-                for b in 0..8 * len {
-                    let bit = (src[(from + b) / 8] >> ((from + b) % 8)) & 1;
-                    let (byte, at) = ((to + b) / 8, (to + b) % 8);
-                    want[byte] = (want[byte] & !(1 << at)) | (bit << at);
-                }
+                move_bits(&mut want, to, &src, from, 8 * len);
             }
             prop_assert_eq!(buf.to_vec(), want);
         }
@@ -2606,11 +2614,7 @@ mod tests {
             (stream, ahead) in (any::<bool>(), proptest::sample::select(vec![0usize, 64, 4096])),
             seed in any::<u64>(),
         ) {
-            let noise = |n: usize, salt: u64| -> Vec<u8> {
-                (0..n)
-                    .map(|k| (seed.wrapping_add(salt).wrapping_mul(k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as u8)
-                    .collect()
-            };
+            let noise = |n: usize, salt: u64| noise(seed, salt, n);
             let (from, step) = (3, len + gap);
             let src = noise(from + n * step, 1);
             let mut buf = crate::tensor::AlignedBuf::try_zeroed(at + n * len + 2).unwrap();
@@ -2623,12 +2627,8 @@ mod tests {
                 stream::fence();
             }
             let mut want = fill;
-            for b in 0..8 * len * n {
-                let (run, k) = (b / (8 * len), b % (8 * len));
-                let s = 8 * (from + run * step) + k;
-                let bit = (src[s / 8] >> (s % 8)) & 1;
-                let (byte, at) = ((to + b) / 8, (to + b) % 8);
-                want[byte] = (want[byte] & !(1 << at)) | (bit << at);
+            for run in 0..n {
+                move_bits(&mut want, to + 8 * run * len, &src, 8 * (from + run * step), 8 * len);
             }
             prop_assert_eq!(buf.to_vec(), want);
         }

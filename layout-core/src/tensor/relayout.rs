@@ -977,8 +977,8 @@ impl CopyPlan {
         // `{0,1:T(8,128)(2,1)E(4)}` -> `T(32,128)(4,1)E(4)` 0.29 -> 0.42, back 0.33 -> 0.37.
         // Each step in one plan, or where no intermediate allows that, of bit fields, each
         // peeled where it can be (its tiles overhang the array: bit fields' blocks the edges
-        // cut went a field at a time), in one plan where not. Peeled steps go whole, not in slabs, so
-        // they come second: peeled first, steps that went in slabs lost (s4[1536,600]
+        // cut went a field at a time), in one plan where not. Peeled steps go whole, not in
+        // slabs, so they come second: peeled first, steps that went in slabs lost (s4[1536,600]
         // `{1,0:T(32,128)(4,1)E(4)}` -> `{0,1:T(8,128)(2,1)E(4)}` 9.1 -> 0.64 GB/s hot).
         // Measured (hot, best of 20, GB/s) s4[1000,1000] `{1,0:T(8,128)(4,1)E(4)}` ->
         // `{0,1:T(8,128)(4,1)E(4)}` 0.10 -> 4.5 (0.49 with its second step alone peeled),
