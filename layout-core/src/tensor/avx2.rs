@@ -169,6 +169,27 @@ pub(crate) fn splat64(v: u64) -> Y {
     Y(core::arch::x86_64::_mm256_set1_epi64x(v as i64))
 }
 
+/// In each 64-bit lane, the lane of `v` shifted down by `shift` (0 to 7) bits, the top
+/// `shift` bits filled from the next byte, the top byte of the same lane of `next` (`v`
+/// loaded a byte on): a run of bits moved onto bytes 32 bytes at a time, as
+/// [`lanes::funnel`](super::lanes::funnel) 16.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn funnel(v: Y, next: Y, shift: u32) -> Y {
+    use core::arch::x86_64::{
+        _mm_cvtsi32_si128, _mm256_sll_epi64, _mm256_srl_epi64, _mm256_srli_epi64,
+    };
+    // Counts of 64 and more shift every bit out, as a shift of 0 wants of `next`.
+    let up = _mm256_sll_epi64(
+        _mm256_srli_epi64::<56>(next.0),
+        _mm_cvtsi32_si128(64 - shift as i32),
+    );
+    Y(_mm256_or_si256(
+        _mm256_srl_epi64(v.0, _mm_cvtsi32_si128(shift as i32)),
+        up,
+    ))
+}
+
 /// In each 64-bit lane, the bits of `b` under `mask` exchanged with those of `a` `shift` bits
 /// up: `t = ((a >> shift) ^ b) & mask`, then `(a ^ (t << shift), b ^ t)` (a round of
 /// `bits::transpose_planes`).

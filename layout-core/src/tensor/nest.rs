@@ -430,7 +430,13 @@ impl Nest {
     /// `bits` is the bits of a slot (8 for a byte; 4 for `E(4)` fields, whose block kernels
     /// go through bytes), 0 when the storage has no block kernel (other packed elements).
     pub(crate) fn new(loops: Vec<Loop>, bounds: Vec<usize>, bits: usize) -> Nest {
-        Nest::build(loops, bounds, bits, None)
+        Nest::build(loops, bounds, bits, None, bits % 8)
+    }
+
+    /// [`new`](Self::new) for a copy of packed fields of `fields` bits (1, 2 or 4) on both
+    /// sides that moves them as runs, not in block kernels.
+    pub(crate) fn of_fields(loops: Vec<Loop>, bounds: Vec<usize>, fields: usize) -> Nest {
+        Nest::build(loops, bounds, 0, None, fields)
     }
 
     /// [`new`](Self::new) for a copy of whole-byte slots or of `E(4)` fields on both sides
@@ -456,11 +462,19 @@ impl Nest {
             bounds,
             bits,
             (panels && bytes >= from).then_some(streamed),
+            bits % 8,
         )
     }
 
-    /// `panels`: whether transposes go in panels, and if so whether the copy streams.
-    fn build(mut loops: Vec<Loop>, bounds: Vec<usize>, bits: usize, panels: Option<bool>) -> Nest {
+    /// `panels`: whether transposes go in panels, and if so whether the copy streams;
+    /// `fields`: the bits of a packed field (1, 2 or 4), 0 for slots of whole bytes.
+    fn build(
+        mut loops: Vec<Loop>,
+        bounds: Vec<usize>,
+        bits: usize,
+        panels: Option<bool>,
+        fields: usize,
+    ) -> Nest {
         let blocks = bits > 0;
         let panel = panels
             .filter(|_| blocks)
@@ -587,6 +601,13 @@ impl Nest {
         let inside_bytes = bits < 8
             && matches!(kernel, Kernel::Run(_))
             && loops.iter().any(|l| !(l.dst * bits).is_multiple_of(8));
+        // Runs of packed fields shorter than a destination line, from source rows that start
+        // inside bytes (`u2` rows of an odd length into tiles), follow the destination too: a
+        // tile's rows one after the other, its lines written whole by consecutive runs
+        // (`bits::scattered`).
+        let from_inside_bytes = fields > 0
+            && matches!(kernel, Kernel::Run(r) if r.size * fields < 8 * LINE)
+            && loops.iter().any(|l| !(l.src * fields).is_multiple_of(8));
         // Interleaves of two rows, but of 2-byte slots and `E(4)` fields (see below).
         let pairs = !matches!(bits, 4 | 16)
             && matches!(kernel, Kernel::Block { a, form: Form::Zip, .. } if a.size == 2);
@@ -601,30 +622,32 @@ impl Nest {
             && bits <= 64
             && matches!(kernel, Kernel::Block { b, .. } if b.dst * bits == 8 * 2048);
         loops.sort_by_key(|l| {
-            core::cmp::Reverse(if short_runs || pairs || inside_bytes {
-                // Runs shorter than a line (tile rows of 16-32 bytes) follow the destination,
-                // so that consecutive runs fill its lines in order (measured u8 rows ->
-                // `T(8,32)` 0.48 -> 0.62-0.69 of memcpy, with `kernels`' gathered lines); so
-                // do interleaves of two rows (a tile's pairs one after the other, reading its
-                // rows side by side), but of 2-byte slots and `E(4)` fields, which follow the
-                // source (measured on a 2-core AMD EPYC VM, medians of 3-4 alternating runs:
-                // u8 rows -> `T(8,128)(2,1)`, pairs of bytes as 2-byte slots, 0.44 -> 0.62;
-                // bf16 rows -> `T(8,128)(2,1)` 0.79-0.87 -> 0.80-0.93, s4 `(2,1)E(4)` 0.53-0.61
-                // -> 0.56-0.64; the machine before measured bf16 1.01-1.09 -> 1.13-1.20 the
-                // other way; `E(2)` and `E(1)` pairs, moved as bytes, lost that way: u1 0.25
-                // -> 0.21, u2 0.29 -> 0.23; f32 within the noise).
-                (l.dst, l.src)
-            } else if rows_2k {
-                (l.dst, l.src)
-            } else if !blocks || (lanes && dst_row < line) {
-                (l.dst.min(l.src), l.src)
-            } else if dst_row >= line {
-                (l.src, l.dst)
-            } else if src_row >= line {
-                (l.dst, l.src)
-            } else {
-                (l.dst.min(l.src), l.src)
-            })
+            core::cmp::Reverse(
+                if short_runs || pairs || inside_bytes || from_inside_bytes {
+                    // Runs shorter than a line (tile rows of 16-32 bytes) follow the destination,
+                    // so that consecutive runs fill its lines in order (measured u8 rows ->
+                    // `T(8,32)` 0.48 -> 0.62-0.69 of memcpy, with `kernels`' gathered lines); so
+                    // do interleaves of two rows (a tile's pairs one after the other, reading its
+                    // rows side by side), but of 2-byte slots and `E(4)` fields, which follow the
+                    // source (measured on a 2-core AMD EPYC VM, medians of 3-4 alternating runs:
+                    // u8 rows -> `T(8,128)(2,1)`, pairs of bytes as 2-byte slots, 0.44 -> 0.62;
+                    // bf16 rows -> `T(8,128)(2,1)` 0.79-0.87 -> 0.80-0.93, s4 `(2,1)E(4)` 0.53-0.61
+                    // -> 0.56-0.64; the machine before measured bf16 1.01-1.09 -> 1.13-1.20 the
+                    // other way; `E(2)` and `E(1)` pairs, moved as bytes, lost that way: u1 0.25
+                    // -> 0.21, u2 0.29 -> 0.23; f32 within the noise).
+                    (l.dst, l.src)
+                } else if rows_2k {
+                    (l.dst, l.src)
+                } else if !blocks || (lanes && dst_row < line) {
+                    (l.dst.min(l.src), l.src)
+                } else if dst_row >= line {
+                    (l.src, l.dst)
+                } else if src_row >= line {
+                    (l.dst, l.src)
+                } else {
+                    (l.dst.min(l.src), l.src)
+                },
+            )
         });
         if let Kernel::Block {
             a,
@@ -783,6 +806,24 @@ impl Nest {
                 self.walk_loops(around, slice, &mut |l| leaf(l, Some(inner)));
             }
             _ => self.walk_from(slice, &mut |l| leaf(l, None)),
+        }
+    }
+
+    /// [`walk_from`](Self::walk_from), the innermost loop left to the caller, whether it clips
+    /// or not: `leaf(l, inner)` for every leaf of the loops around it (the caller counts the
+    /// steps of `inner` that stay inside the array, [`count`](Self::count)). False, and
+    /// nothing walked, where no loop is around it or the slice cuts it.
+    pub(crate) fn walk_around_from(
+        &self,
+        slice: &Slice,
+        leaf: &mut impl FnMut(&Leaf<'_>, &Loop),
+    ) -> bool {
+        match self.outer.split_last() {
+            Some((inner, around)) if !around.is_empty() && slice.depth < around.len() => {
+                self.walk_loops(around, slice, &mut |l| leaf(l, inner));
+                true
+            }
+            _ => false,
         }
     }
 

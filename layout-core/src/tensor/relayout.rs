@@ -1286,7 +1286,7 @@ impl CopyPlan {
                         }
                     );
                     let nest = if bits > 0 && s.bits < 4 && !blocks {
-                        Nest::new(loops, bounds.clone(), 0)
+                        Nest::of_fields(loops, bounds.clone(), s.bits)
                     } else {
                         nest
                     };
@@ -2657,6 +2657,38 @@ mod tests {
     /// each other there, so that each row goes out as one shifted run (`bits::gathered`), not
     /// a run of a tile at a time shifted and stored on its own. Every element in place both
     /// ways, streamed or not, with bands of rows and tiles cut by the array's edge.
+    /// Runs of packed fields from source rows that start inside bytes (an odd row of `E(2)`
+    /// or `E(1)` fields, of `E(4)` fields into tiles a half line wide) into tiles follow the
+    /// destination: the loop over a tile's rows innermost, each tile's runs back to back
+    /// (`bits::scattered`), the edge tiles clipped; every element in place, streamed or not,
+    /// on CPUs with AVX2 or without.
+    #[test]
+    fn runs_from_rows_inside_bytes_fill_tiles_in_order() {
+        let pairs = [
+            ("u2[19,1023]{1,0:E(2)}", "u2[19,1023]{1,0:T(8,128)E(2)}"),
+            ("u1[17,2047]{1,0:E(1)}", "u1[17,2047]{1,0:T(8,128)E(1)}"),
+            ("s4[9,1023]{1,0:E(4)}", "s4[9,1023]{1,0:T(8,64)E(4)}"),
+            ("u2[2,9,511]{2,1,0:E(2)}", "u2[2,9,511]{2,1,0:T(8,128)E(2)}"),
+        ];
+        for (a, b) in pairs {
+            let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
+            let How::Bits { nest, .. } = &plan.how else {
+                panic!("{a} -> {b}: runs of fields, not {:?}", plan.how);
+            };
+            let (Kernel::Run(run), [.., tiles, rows]) = (nest.kernel, nest.outer.as_slice()) else {
+                panic!("{a} -> {b}: runs of fields, not {nest:?}");
+            };
+            assert_eq!(
+                (rows.dst, tiles.dst),
+                (run.size, rows.size * run.size),
+                "{a} -> {b}: a tile's rows innermost, then the tiles: {nest:?}"
+            );
+            for (stream, avx2) in [(false, true), (true, true), (true, false)] {
+                crate::tensor::with_avx2(avx2, || check_both_ways(a, b, stream));
+            }
+        }
+    }
+
     #[test]
     fn runs_into_rows_inside_bytes_follow_the_destination() {
         let pairs = [
