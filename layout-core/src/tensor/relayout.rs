@@ -820,6 +820,30 @@ fn padded_to_bytes(shape: &ArrayShape, bits: usize) -> Option<ArrayShape> {
     intermediate(shape, alloc::vec![Tile::new([padded])])
 }
 
+/// The largest slab of a transpose through rows padded to lines
+/// ([`CopyPlan::through_lines`]): a share of the last-level cache (32 MiB on the machine of
+/// BENCHMARKS.md; 12 MiB slabs lost there).
+const LINES_SLAB_BYTES: usize = 8 << 20;
+
+/// `shape`'s untiled layout of `bytes`-byte slots (1 to 64, dividing a line) whose minor dim
+/// does not fill whole lines, with that dim padded to whole lines by a tile of one dim
+/// (`u8[4000,16384]{0,1}` -> `{0,1:T(4032)}`), as the intermediate of a two-step transpose
+/// ([`CopyPlan::through_lines`]); `None` for a tiled layout or rows of whole lines already.
+fn padded_to_lines(shape: &ArrayShape, bytes: usize) -> Option<ArrayShape> {
+    let layout = &shape.layout;
+    if !layout.tiles.is_empty() || bytes == 0 || !stream::LINE.is_multiple_of(bytes) {
+        return None;
+    }
+    let minor = usize::try_from(*layout.minor_to_major.first()?).ok()?;
+    let extent = shape.dims.get(minor)?.extent()?;
+    let per_line = i64::try_from(stream::LINE / bytes).ok()?;
+    if extent % per_line == 0 {
+        return None;
+    }
+    let padded = extent.checked_add(per_line - extent % per_line)?;
+    intermediate(shape, alloc::vec![Tile::new([padded])])
+}
+
 /// `shape` with `tiles` as its layout's tiles, as an intermediate of a two-step copy: static
 /// dims, the same dim order and element size, no metadata prefix, no tail padding; `None`
 /// for an unbounded dim.
@@ -966,7 +990,12 @@ impl CopyPlan {
                 .unwrap_or(direct);
         }
         if !direct.how.narrow(VECTOR_BITS) {
-            return direct;
+            // (Only where the copy streams: in cache, rows stored normally cost no reads.)
+            let streamed = dp.size_bytes() >= stream::STREAM_BYTES;
+            let lined = streamed
+                .then(|| CopyPlan::through_lines((src, sp), (dst, dp), &direct))
+                .flatten();
+            return lined.unwrap_or(direct);
         }
         // Through the source without its sub-tiles first, where its steps go in slabs: the
         // first step then keeps the source's order (it only takes the sub-tiles apart) and the
@@ -1116,6 +1145,49 @@ impl CopyPlan {
                     )
                 })
         })?;
+        Some(CopyPlan {
+            src: direct.src,
+            dst: direct.dst,
+            how: How::Through(Box::new(through)),
+            small: None,
+        })
+    }
+
+    /// A transpose whose destination rows do not fill whole lines (`u8[4000,16384]` `{1,0}`
+    /// -> `{0,1}`, rows of 4000 bytes), through the destination's layout with its rows padded
+    /// to whole lines ([`padded_to_lines`]), a slab of at most [`LINES_SLAB_BYTES`] at a time:
+    /// the transpose into the slab, whose rows start on lines, in cache, then the slab's rows
+    /// into the destination as runs of whole lines, streamed. In one step the transpose's
+    /// pieces of rows begin and end inside lines that other blocks finish, stored normally,
+    /// each read from memory first. Measured (64 MiB, three alternating runs, against memcpy):
+    /// `u8[4000,16384]` 0.33-0.34 -> 0.50-0.56, `u8[8002,8192]` 0.28-0.30 -> 0.39-0.41,
+    /// `f32[1001,16384]` 0.36-0.39 -> 0.56-0.59, `bf16[4001,8192]` 0.39-0.41 -> 0.42-0.49;
+    /// slabs of 12 MiB lost (`bf16[50257,768]` 0.35 -> 0.31). `None` where the copy is not
+    /// such a transpose or its slabs would be larger.
+    fn through_lines(
+        (src, sp): (&ArrayShape, &Plan),
+        (dst, dp): (&ArrayShape, &Plan),
+        direct: &CopyPlan,
+    ) -> Option<CopyPlan> {
+        let How::Words { nest, width } = &direct.how else {
+            return None;
+        };
+        let lanes = matches!(
+            nest.kernel,
+            Kernel::Block {
+                form: Form::Lanes { .. },
+                ..
+            }
+        );
+        let mid = padded_to_lines(dst, *width).filter(|_| lanes)?;
+        let mp = Plan::new(&mid).ok()?;
+        let element_type = src.element_type;
+        let first = CopyPlan::direct(sp, &mp, element_type, true);
+        let second = CopyPlan::direct(&mp, dp, element_type, true);
+        let through = Through::new(first, second, direct.clone());
+        if through.slabs?.bits > 8 * LINES_SLAB_BYTES {
+            return None;
+        }
         Some(CopyPlan {
             src: direct.src,
             dst: direct.dst,
@@ -2657,6 +2729,54 @@ mod tests {
     /// each other there, so that each row goes out as one shifted run (`bits::gathered`), not
     /// a run of a tile at a time shifted and stored on its own. Every element in place both
     /// ways, streamed or not, with bands of rows and tiles cut by the array's edge.
+    /// Transposes into destination rows that do not fill whole lines go through those rows
+    /// padded to lines (`CopyPlan::through_lines`), in slabs: every byte of the destination
+    /// is what the one-step copy writes, streamed or not.
+    #[test]
+    fn transposes_into_rows_off_lines_go_through_rows_padded_to_lines() {
+        let pairs = [
+            ("u8[200,4096]{1,0}", "u8[200,4096]{0,1}"),
+            ("u8[100,16384]{1,0}", "u8[100,16384]{0,1}"),
+            ("f32[370,1024]{1,0}", "f32[370,1024]{0,1}"),
+            ("bf16[300,2048]{1,0}", "bf16[300,2048]{0,1}"),
+            ("u8[3,500,2048]{2,1,0}", "u8[3,500,2048]{1,2,0}"),
+        ];
+        for (a, b) in pairs {
+            let (sa, sb) = (parse_array(a).unwrap(), parse_array(b).unwrap());
+            let (pa, pb) = (
+                crate::Plan::new(&sa).unwrap(),
+                crate::Plan::new(&sb).unwrap(),
+            );
+            // (The transposes of arrays this small go in panels only so told.)
+            let (direct, through) = crate::tensor::nest::with_panels(true, || {
+                let direct = CopyPlan::direct(&pa, &pb, sa.element_type, true);
+                let through = CopyPlan::through_lines((&sa, &pa), (&sb, &pb), &direct);
+                (direct, through)
+            });
+            let Some(through) = through else {
+                panic!(
+                    "{a} -> {b}: through rows padded to lines, not {:?}",
+                    direct.how
+                );
+            };
+            let How::Through(t) = &through.how else {
+                panic!("{a} -> {b}: two steps, not {:?}", through.how);
+            };
+            assert!(t.slabs.is_some(), "{a} -> {b}: a slab at a time");
+            let mut src = AlignedBuf::filled(direct.src_bytes(), 0u8);
+            for (k, x) in src.iter_mut().enumerate() {
+                *x = (k.wrapping_mul(131) ^ (k >> 8)) as u8;
+            }
+            for stream in [false, true] {
+                let mut want = AlignedBuf::filled(direct.dst_bytes(), 0xa5u8);
+                direct.run_streamed(&src, &mut want, 0..direct.parts(), stream);
+                let mut got = AlignedBuf::filled(through.dst_bytes(), 0xa5u8);
+                through.run_streamed(&src, &mut got, 0..through.parts(), stream);
+                assert!(got[..] == want[..], "{a} -> {b}, streamed {stream}");
+            }
+        }
+    }
+
     /// Runs of packed fields from source rows that start inside bytes (an odd row of `E(2)`
     /// or `E(1)` fields, of `E(4)` fields into tiles a half line wide) into tiles follow the
     /// destination: the loop over a tile's rows innermost, each tile's runs back to back
