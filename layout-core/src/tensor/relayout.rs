@@ -350,6 +350,9 @@ struct Through {
     second: CopyPlan,
     slabs: Option<Slabs>,
     direct: CopyPlan,
+    /// Whether `direct` runs where rayon's pool has more than one thread (the steps run on
+    /// one; see [`CopyPlan::through_lines`]).
+    single: bool,
 }
 
 /// A transpose, or an interleave of bit fields, whose tiles overhang the array (a dim that is
@@ -754,12 +757,16 @@ impl Through {
             second,
             slabs,
             direct,
+            single: false,
         }
     }
 
     /// Copies `src` into `dst` (whole buffers), with non-temporal stores into `dst` if
     /// `stream`.
     fn run(&self, src: &[u8], dst: &mut [u8], stream: bool) {
+        if self.single && threads() > 1 {
+            return self.direct.run_whole(src, dst, stream);
+        }
         let bytes = self.slabs.map_or(self.first.dst.bytes, |s| s.bits / 8);
         let Some(mut mid) = AlignedBuf::try_zeroed(bytes) else {
             return self.direct.run_whole(src, dst, stream);
@@ -1162,8 +1169,10 @@ impl CopyPlan {
     /// each read from memory first. Measured (64 MiB, three alternating runs, against memcpy):
     /// `u8[4000,16384]` 0.33-0.34 -> 0.50-0.56, `u8[8002,8192]` 0.28-0.30 -> 0.39-0.41,
     /// `f32[1001,16384]` 0.36-0.39 -> 0.56-0.59, `bf16[4001,8192]` 0.39-0.41 -> 0.42-0.49;
-    /// slabs of 12 MiB lost (`bf16[50257,768]` 0.35 -> 0.31). `None` where the copy is not
-    /// such a transpose or its slabs would be larger.
+    /// slabs of 12 MiB lost (`bf16[50257,768]` 0.35 -> 0.31). The steps run on one thread:
+    /// with the `rayon` feature and two threads, the one-step copy side by side ran faster
+    /// (`u8[8002,8192]` 0.61-0.63 against 0.44-0.45), and runs instead. `None` where the
+    /// copy is not such a transpose or its slabs would be larger.
     fn through_lines(
         (src, sp): (&ArrayShape, &Plan),
         (dst, dp): (&ArrayShape, &Plan),
@@ -1184,7 +1193,10 @@ impl CopyPlan {
         let element_type = src.element_type;
         let first = CopyPlan::direct(sp, &mp, element_type, true);
         let second = CopyPlan::direct(&mp, dp, element_type, true);
-        let through = Through::new(first, second, direct.clone());
+        let through = Through {
+            single: true,
+            ..Through::new(first, second, direct.clone())
+        };
         if through.slabs?.bits > 8 * LINES_SLAB_BYTES {
             return None;
         }
@@ -1647,6 +1659,14 @@ const PARALLEL_BYTES: usize = 4 << 20;
 
 /// Whether the `rayon` feature is on.
 const PARALLEL: bool = cfg!(feature = "rayon");
+
+/// The threads a copy may run on: rayon's pool's with the `rayon` feature, else one.
+fn threads() -> usize {
+    #[cfg(feature = "rayon")]
+    return rayon::current_num_threads();
+    #[cfg(not(feature = "rayon"))]
+    1
+}
 
 /// Runs `copy(slice, parts)` over the parts `parts`, whose destination `dst` (from the start
 /// of part `parts.start`) holds `part` bytes a part (the last one possibly fewer): one call,
@@ -2753,16 +2773,18 @@ mod tests {
                 let through = CopyPlan::through_lines((&sa, &pa), (&sb, &pb), &direct);
                 (direct, through)
             });
-            let Some(through) = through else {
+            let Some(mut through) = through else {
                 panic!(
                     "{a} -> {b}: through rows padded to lines, not {:?}",
                     direct.how
                 );
             };
-            let How::Through(t) = &through.how else {
+            let How::Through(t) = &mut through.how else {
                 panic!("{a} -> {b}: two steps, not {:?}", through.how);
             };
             assert!(t.slabs.is_some(), "{a} -> {b}: a slab at a time");
+            // (The two steps, not the one-step copy that runs on more than one thread.)
+            t.single = false;
             let mut src = AlignedBuf::filled(direct.src_bytes(), 0u8);
             for (k, x) in src.iter_mut().enumerate() {
                 *x = (k.wrapping_mul(131) ^ (k >> 8)) as u8;
