@@ -347,6 +347,13 @@ const CASES: &[Case] = &[
         "u8[8191,8193]{0,1}",
         PERMUTED,
     ),
+    // Destination rows that do not fill whole lines (4000 bytes), of whole blocks.
+    case(
+        "u8 2-D transpose into rows of 4000 bytes",
+        "u8[4000,16384]{1,0}",
+        "u8[4000,16384]{0,1}",
+        PERMUTED,
+    ),
     // Packed rows that do not start on bytes (an odd minor extent).
     case(
         "s4 E(4) rows of 8191 -> T(8,128)E(4)",

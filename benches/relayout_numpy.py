@@ -199,6 +199,13 @@ def main():
         (1, 0),
     )
     case("u8 2-D transpose, odd dims", np.uint8, (8191, 8193), (8191, 8193), (1, 0))
+    case(
+        "u8 2-D transpose into rows of 4000 bytes",
+        np.uint8,
+        (4000, 16384),
+        (4000, 16384),
+        (1, 0),
+    )
     overhanging()
     pack_s4()
     pack_u1()

@@ -174,15 +174,20 @@ fn shifted(dst: &mut [u8], to: usize, src: &[u8], from: usize, bits: usize, stre
     let (at, shift) = (from / 8, from % 8);
     // Vector `k` reads source bytes `at + 16k ..= at + 16k + 16`, as two vectors a byte apart.
     let vectors = (bits / 128).min(src.len().saturating_sub(at + 1) / 16);
-    let mut first = 0;
+    // The vectors done 32 bytes at a time, with AVX2.
+    #[cfg(target_arch = "x86_64")]
     #[allow(unsafe_code)]
-    if vectors >= 2 && super::avx2::available() {
+    let first = if vectors >= 2 && super::avx2::available() {
         let n = 32 * (vectors / 2);
         let (out, run) = (&mut dst[to / 8..to / 8 + n], &src[at..at + n + 1]);
         // SAFETY: the CPU has AVX2 (checked above).
         unsafe { shifted_avx2(out, run, shift as u32, stream) };
-        first = vectors / 2 * 2;
-    }
+        vectors / 2 * 2
+    } else {
+        0
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let first = 0;
     for k in first..vectors {
         let (v, next) = (lanes::at(src, at + 16 * k), lanes::at(src, at + 16 * k + 1));
         let v = lanes::funnel(v, next, shift as u32);
@@ -209,6 +214,7 @@ fn shifted(dst: &mut [u8], to: usize, src: &[u8], from: usize, bits: usize, stre
 ///
 /// # Safety
 /// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 #[target_feature(enable = "avx2")]
 unsafe fn shifted_avx2(out: &mut [u8], run: &[u8], shift: u32, stream: bool) {
@@ -392,6 +398,7 @@ fn scattered(
     };
     let head = span.as_ptr().align_offset(stream::LINE).min(span.len());
     let body = head + (span.len() - head) / stream::LINE * stream::LINE;
+    #[cfg(target_arch = "x86_64")]
     #[allow(unsafe_code)]
     if len.is_multiple_of(32) && super::avx2::available() {
         let runs = ((tiles, tile_to, tile_from), (rows, row_from));
@@ -432,6 +439,7 @@ fn scattered(
 ///
 /// # Safety
 /// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 #[target_feature(enable = "avx2")]
 unsafe fn scattered_avx2(
