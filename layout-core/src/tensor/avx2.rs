@@ -190,6 +190,26 @@ pub(crate) fn funnel(v: Y, next: Y, shift: u32) -> Y {
     ))
 }
 
+/// [`funnel`] of two 16-byte runs side by side, each by its own shift: the low half's lanes
+/// by `shifts.0`, the high half's by `shifts.1` (0 to 7 each).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn funnel_halves(v: Y, next: Y, shifts: (u32, u32)) -> Y {
+    use core::arch::x86_64::{
+        _mm256_setr_epi64x, _mm256_sllv_epi64, _mm256_srli_epi64, _mm256_srlv_epi64,
+    };
+    let (a, b) = (i64::from(shifts.0), i64::from(shifts.1));
+    // Variable counts of 64 shift every bit out, as a shift of 0 wants of `next`.
+    let up = _mm256_sllv_epi64(
+        _mm256_srli_epi64::<56>(next.0),
+        _mm256_setr_epi64x(64 - a, 64 - a, 64 - b, 64 - b),
+    );
+    Y(_mm256_or_si256(
+        _mm256_srlv_epi64(v.0, _mm256_setr_epi64x(a, a, b, b)),
+        up,
+    ))
+}
+
 /// In each 64-bit lane, the bits of `b` under `mask` exchanged with those of `a` `shift` bits
 /// up: `t = ((a >> shift) ^ b) & mask`, then `(a ^ (t << shift), b ^ t)` (a round of
 /// `bits::transpose_planes`).
