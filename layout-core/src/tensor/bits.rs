@@ -2118,26 +2118,30 @@ unsafe fn zip_pairs_each<const STREAM: bool>(
     // time, each row's 32 bytes in one register, the zip's halves to the two steps (measured
     // u1 rows -> `T(8,128)(2,1)E(1)`, tile rows of 16 bytes, in cache 12 -> 22 GB/s, 64 MiB
     // 0.43 -> 0.58 of memcpy, against a step at a time through half registers).
-    let twos = if row == 16 && outer.2 == 16 {
-        outer.0 / 2
-    } else {
-        0
-    };
+    // Where the next step's rows lie elsewhere (tiles of rows of 16 bytes), each register
+    // holds a row of each step side by side, not one row in a half register (measured u1
+    // `T(8,128)E(1)` -> `T(8,128)(2,1)E(1)`, 32 MiB, three alternating runs, 0.65-0.68 ->
+    // 0.70-0.93 of memcpy; `u1[8191,32767]` rows -> `T(8,128)(2,1)E(1)`, whose second step
+    // is such, 0.28-0.34 -> 0.39-0.48).
+    let twos = if row == 16 { outer.0 / 2 } else { 0 };
     for j in 0..twos {
         let (d, s) = (at.0 + 2 * j * outer.1, at.1 + 2 * j * outer.2);
         for k in 0..inner.0 {
-            let (r0, r1) = rows(s + k * inner.2);
-            assert!(r0.max(r1) + 32 <= src.len(), "both rows in `src`");
+            let ((r0, r1), (n0, n1)) = (rows(s + k * inner.2), rows(s + outer.2 + k * inner.2));
+            assert!(
+                r0.max(r1).max(n0).max(n1) + 16 <= src.len(),
+                "both steps' rows in `src`"
+            );
             let lo = dst[to(d + k * inner.1)..][..32].as_mut_ptr();
             let hi = dst[to(d + outer.1 + k * inner.1)..][..32].as_mut_ptr();
-            // SAFETY: the CPU has AVX2 (the caller's contract); both rows' 32 bytes lie in
-            // `src` (asserted) and both outputs' 32 bytes in `dst` (indexed), aligned if
-            // streamed (the caller's contract: every block starts aligned).
+            // SAFETY: the CPU has AVX2 (the caller's contract); the 16 bytes of each step's
+            // two rows lie in `src` (asserted) and both outputs' 32 bytes in `dst` (indexed),
+            // aligned if streamed (the caller's contract: every block starts aligned).
             unsafe {
                 let p = src.as_ptr();
                 let [a, b] = super::avx2::zip_units(
-                    super::avx2::load(p.add(r0)),
-                    super::avx2::load(p.add(r1)),
+                    super::avx2::load_halves(p.add(r0), p.add(n0)),
+                    super::avx2::load_halves(p.add(r1), p.add(n1)),
                     &tables,
                 );
                 super::avx2::store::<STREAM>(a, lo);
