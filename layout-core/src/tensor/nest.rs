@@ -597,10 +597,12 @@ impl Nest {
         // Runs of fields narrower than a byte into destination rows that start inside bytes
         // (`s4` rows of an odd length) follow the destination, so that each row's runs come
         // one after the other and go out as one shifted run (`bits::gathered`; measured
-        // `s4[8191,8191]` `T(8,128)E(4)` -> rows, 32 MiB, 3.3 -> 6.0 GB/s with it).
-        let inside_bytes = bits < 8
+        // `s4[8191,8191]` `T(8,128)E(4)` -> rows, 32 MiB, 3.3 -> 6.0 GB/s with it; `E(2)`
+        // and `E(1)` fields too: `u2[8191,16383]` 0.12-0.14 -> 0.33-0.36 of memcpy, from
+        // `T(8,128)(2,1)E(2)` 0.09-0.10 -> 0.16-0.17, u1 0.05 -> 0.10-0.13).
+        let inside_bytes = fields > 0
             && matches!(kernel, Kernel::Run(_))
-            && loops.iter().any(|l| !(l.dst * bits).is_multiple_of(8));
+            && loops.iter().any(|l| !(l.dst * fields).is_multiple_of(8));
         // Runs of packed fields shorter than a destination line, from source rows that start
         // inside bytes (`u2` rows of an odd length into tiles), follow the destination too: a
         // tile's rows one after the other, its lines written whole by consecutive runs
