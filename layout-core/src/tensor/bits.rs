@@ -322,7 +322,6 @@ fn scattered_tiles(
     if !fits {
         return false;
     }
-    let reach = run.size.saturating_sub(1) * run.mult;
     nest.walk_around_from(slice, &mut |leaf: &Leaf<'_>, inner: &Loop| {
         let (d, s) = offsets(leaf, 0);
         let (to, from) = (fields.dst_start + d * bits, fields.src_start + s * bits);
@@ -330,12 +329,7 @@ fn scattered_tiles(
         let (row_to, row_from) = (inner.dst * bits, inner.src * bits);
         let n = nest.count(inner, Nest::at_step(leaf, inner.dim, 0));
         // Runs clip only past the array's edge, so only the last tiles' may.
-        let whole = (0..leaf.n)
-            .take_while(|&k| {
-                !run.clip
-                    || nest.bounds[run.dim].saturating_sub(Nest::at_step(leaf, run.dim, k)) > reach
-            })
-            .count();
+        let whole = nest.whole_steps(leaf, &[*run]);
         let done = if to.is_multiple_of(8) && tile_to.is_multiple_of(8) {
             let runs = ((whole, tile_to / 8, tile_from), (n, row_from));
             // A tile whose last rows lie past the array's edge is not written whole.
@@ -377,10 +371,10 @@ fn scattered_tiles(
 /// `to + k · tile_to + r · len`, the bits of `src` from `from + k · tile_from + r ·
 /// row_from` (rows that start inside bytes: each run funnel-shifted 16 bytes at a time, by
 /// its own shift; 32 at a time where runs are multiples of 32 bytes, or of 16 in tiles of an
-/// even count of rows, and the CPU has AVX2, [`scattered_avx2`]). With `stream`, the whole lines of the tiles' span are streamed (their
-/// parts stored back to back), the partial lines at its ends stored normally. Returns the
-/// tiles done: all but those whose source vectors would read past `src` (the caller takes
-/// those).
+/// even count of rows, and the CPU has AVX2, [`scattered_avx2`]). With `stream`, the whole
+/// lines of the tiles' span are streamed (their parts stored back to back), the partial
+/// lines at its ends stored normally. Returns the tiles done: all but those whose source
+/// vectors would read past `src` (the caller takes those).
 fn scattered(
     dst: &mut [u8],
     to: usize,
@@ -436,8 +430,9 @@ fn scattered(
 /// 0.52-0.73 of memcpy), into `span` (the tiles' bytes, which it must hold) from its start,
 /// a tile's runs streamed where they lie in `lines` (if given) and start 32-byte aligned.
 /// Each tile's source bytes checked once, not a run's. Measured `u2[8191,16383]`
-/// rows -> `T(8,128)E(2)` (32 MiB, best of five) 5.3 GB/s 16 bytes at a time with a check a
-/// run, 6.9 32 bytes at a time so, 11.2 so; in cache, `u2[64,16383]`, 9.8 -> 11.7 -> 16.0.
+/// rows -> `T(8,128)E(2)` (32 MiB, best of five): 16 bytes at a time with a check a run 5.3
+/// GB/s, 32 bytes at a time with a check a run 6.9, with a check a tile 11.2; in cache,
+/// `u2[64,16383]`, 9.8 -> 11.7 -> 16.0.
 ///
 /// # Safety
 /// The CPU has AVX2.
@@ -1110,43 +1105,7 @@ pub(crate) fn copy(
                 // them, the rest a leaf of the innermost loop at a time: measured `u2[8191,
                 // 16383]` rows -> `T(8,128)(2,1)E(2)` through `T(8,128)E(2)`, whose second
                 // step is such (32 MiB, best of five), 2.4 -> 5.1 GB/s.
-                let walked = nest.walk_around_from(slice, &mut |leaf: &Leaf<'_>, inner: &Loop| {
-                    let whole = if inner.dim == leaf.step.dim {
-                        0
-                    } else {
-                        nest.whole_steps(leaf, &[*inner, *a, *b])
-                    };
-                    if whole > 0 {
-                        blocks(&Leaf { n: whole, ..*leaf }, Some(inner));
-                    }
-                    let mut few = [0; 8];
-                    let mut many;
-                    let base = match leaf.base.len() {
-                        n if n <= few.len() => &mut few[..n],
-                        n => {
-                            many = [0; crate::index::MAX_EXPANDED_RANK];
-                            &mut many[..n]
-                        }
-                    };
-                    base.copy_from_slice(leaf.base);
-                    let s = &leaf.step;
-                    for k in whole..leaf.n {
-                        if s.clip {
-                            base[s.dim] = leaf.base[s.dim] + k * s.mult;
-                        }
-                        let n = nest.count(inner, base[inner.dim]);
-                        let at = offsets(leaf, k);
-                        blocks(
-                            &Leaf {
-                                base,
-                                at,
-                                step: *inner,
-                                n,
-                            },
-                            None,
-                        );
-                    }
-                });
+                let walked = nest.walk_pairs_clipped_from(slice, [*a, *b], &mut blocks);
                 if !walked {
                     nest.walk_from(slice, &mut |leaf: &Leaf<'_>| blocks(leaf, None));
                 }

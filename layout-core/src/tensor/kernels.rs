@@ -2750,7 +2750,7 @@ fn copy_each<const B: usize>(dst: &mut [u8], src: &[u8], runs: &Runs) {
 /// The offsets of step `k` of a leaf's loop.
 #[inline]
 pub(crate) fn offsets(leaf: &Leaf<'_>, k: usize) -> (usize, usize) {
-    (leaf.at.0 + k * leaf.step.dst, leaf.at.1 + k * leaf.step.src)
+    leaf.offsets(k)
 }
 
 /// The slots of the block at step `k` of a leaf's loop that lie inside the array, each as

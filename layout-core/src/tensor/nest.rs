@@ -141,6 +141,14 @@ pub(crate) struct Leaf<'a> {
     pub(crate) n: usize,
 }
 
+impl Leaf<'_> {
+    /// The offsets (destination, source) of step `k` of the leaf's loop.
+    #[inline(always)]
+    pub(crate) fn offsets(&self, k: usize) -> (usize, usize) {
+        (self.at.0 + k * self.step.dst, self.at.1 + k * self.step.src)
+    }
+}
+
 /// A loop of one step.
 pub(crate) const ONCE: Loop = Loop {
     size: 1,
@@ -827,6 +835,58 @@ impl Nest {
             }
             _ => false,
         }
+    }
+
+    /// [`walk_pairs_from`](Self::walk_pairs_from) for a nest whose loops may clip at the
+    /// array's edge: `leaf(l, Some(inner))` for the leading steps of each leaf of the loops
+    /// around the innermost at which the innermost loop and the kernel's loops `a`, `b` run
+    /// whole ([`whole_steps`](Self::whole_steps)), then `leaf(l, None)` for each of its other
+    /// steps, a leaf of the innermost loop (its steps counted, `base` at that step), as
+    /// [`walk_from`](Self::walk_from) gives them. False, and nothing walked, where no loop is
+    /// around the innermost or the slice cuts it.
+    pub(crate) fn walk_pairs_clipped_from(
+        &self,
+        slice: &Slice,
+        [a, b]: [Loop; 2],
+        leaf: &mut impl FnMut(&Leaf<'_>, Option<&Loop>),
+    ) -> bool {
+        self.walk_around_from(slice, &mut |l: &Leaf<'_>, inner: &Loop| {
+            let whole = if inner.dim == l.step.dim {
+                0
+            } else {
+                self.whole_steps(l, &[*inner, a, b])
+            };
+            if whole > 0 {
+                leaf(&Leaf { n: whole, ..*l }, Some(inner));
+            }
+            let mut few = [0; 8];
+            let mut many;
+            let base = match l.base.len() {
+                n if n <= few.len() => &mut few[..n],
+                n => {
+                    many = [0; MAX_EXPANDED_RANK];
+                    &mut many[..n]
+                }
+            };
+            base.copy_from_slice(l.base);
+            let s = &l.step;
+            for k in whole..l.n {
+                if s.clip {
+                    base[s.dim] = l.base[s.dim] + k * s.mult;
+                }
+                let n = self.count(inner, base[inner.dim]);
+                let at = l.offsets(k);
+                leaf(
+                    &Leaf {
+                        base,
+                        at,
+                        step: *inner,
+                        n,
+                    },
+                    None,
+                );
+            }
+        })
     }
 
     /// [`walk_from`](Self::walk_from) over the loops `loops` (`self.outer` or its outer part).
