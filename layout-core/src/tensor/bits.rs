@@ -1198,6 +1198,14 @@ impl BitFields {
                 k += 1;
                 continue;
             }
+            if let (Form::Lanes { wide, inner: 1 }, Some(cut)) =
+                (form, prefixes(nest, leaf, k, [*a, *b]))
+                && wide.iter().all(|w| w.size == 1)
+            {
+                self.cut_lanes(scratch, (dst, src), offsets(leaf, k), (a, b, form), cut);
+                k += 1;
+                continue;
+            }
             let wide = match form {
                 Form::Lanes { wide, .. } => *wide,
                 _ => [ONCE; 2],
@@ -1211,6 +1219,57 @@ impl BitFields {
 }
 
 impl BitFields {
+    /// A transpose block at slots `(d, s)` that the array's edge cuts to its first `x` source
+    /// rows (steps of `a`) and `y` destination rows (steps of `b`): in whole blocks whose
+    /// sides are the powers of two that sum to `x` and `y` (65 rows: 64, then 1), each
+    /// through the block kernels ([`Self::whole_blocks`]) or, where they do not take it (a
+    /// block that starts inside a byte, or too narrow), field by field. Such blocks had gone
+    /// a field at a time whole: the last 65 of the 8001 destination fields of each row of
+    /// `s4[8001,16384]` `{1,0:E(4)}` -> `{0,1:E(4)}`, a percent of the fields, took 14% of
+    /// the copy's time.
+    fn cut_lanes(
+        &self,
+        scratch: &mut Scratch,
+        (dst, src): (&mut [u8], &[u8]),
+        (d, s): (usize, usize),
+        (a, b, form): (&Loop, &Loop, &Form),
+        (x, y): (usize, usize),
+    ) {
+        for (oa, pa) in powers_of_two(x) {
+            for (ob, pb) in powers_of_two(y) {
+                let at = (d + oa * a.dst + ob * b.dst, s + oa * a.src + ob * b.src);
+                let (pa, pb) = (
+                    Loop {
+                        size: pa,
+                        clip: false,
+                        ..*a
+                    },
+                    Loop {
+                        size: pb,
+                        clip: false,
+                        ..*b
+                    },
+                );
+                let whole = Whole {
+                    at,
+                    reps: Runs::row(1, 0, 0),
+                    a: &pa,
+                    b: &pb,
+                    form,
+                };
+                if self.whole_blocks(scratch, dst, src, whole) {
+                    continue;
+                }
+                for p in 0..pa.size {
+                    for q in 0..pb.size {
+                        let (d, s) = (at.0 + p * a.dst + q * b.dst, at.1 + p * a.src + q * b.src);
+                        self.element(dst, src, d, s);
+                    }
+                }
+            }
+        }
+    }
+
     /// A zip block at slots `(d, s)` whose columns `b` the array's edge cuts to `y` (its rows
     /// `a` whole), where the whole block's source lies in `src` (a tiled source's padding, or
     /// the next row of an untiled one): the whole block zipped into `scratch.run`, then the
@@ -1261,6 +1320,15 @@ impl BitFields {
         scratch.run = run;
         done
     }
+}
+
+/// The powers of two that sum to `n`, largest first, each with the sum of those before it
+/// (`13`: `(0, 8)`, `(8, 4)`, `(12, 1)`).
+fn powers_of_two(n: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..usize::BITS).rev().filter_map(move |k| {
+        let p = 1usize << k;
+        (n & p != 0).then(|| (n & !(p | (p - 1)), p))
+    })
 }
 
 /// `$kernel::<P, S>($args)` for the `$rows` rows of a nibble interleave (2, 4 or 8: `P =
