@@ -1631,7 +1631,9 @@ impl BitFields {
         // 0.11 -> 0.13, u2 0.16 -> 0.17 (medians of three alternating runs).
         let joined = if b.dst * bits / 8 == part { b.size } else { 1 };
         let cols = chunk / per;
-        let (stage, out) = (&mut stage[..cols * width], &mut out[..cols * width]);
+        // (The stage's spare lines past the block are for `transpose_fields_into_lines`'s
+        // padded rows.)
+        let (staging, out) = (stage, &mut out[..cols * width]);
         let first = (dst_at / 8, src_at / 8);
         let mut blocks = reps.offsets().peekable();
         while let Some((dd, ss)) = blocks.next() {
@@ -1707,7 +1709,7 @@ impl BitFields {
                     && super::kernels::transpose_fields_into_lines(
                         (src, (s0, a.size, a.src * bits / 8, wa.src * bits / 8)),
                         (rows, row, bits),
-                        stage,
+                        staging,
                         (dst, d0),
                         (b.size, b.dst * bits / 8, wb.dst * bits / 8),
                         (stream, staged),
@@ -1715,6 +1717,7 @@ impl BitFields {
                 {
                     continue;
                 }
+                let stage = &mut staging[..cols * width];
                 if planes {
                     // Source row `x0 + g·j + k` to stage row `k·(chunk / g) + j`: plane `k`
                     // holds the `k`-th row of every group of `g`. Each plane's bytes

@@ -627,7 +627,7 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
             // SAFETY: the CPU has AVX2; the stage is `a / 4` rows of `b` 4-byte words, `R =
             // 8` divides `b` and `to`'s runs, `16` divides `a / 4`; destination rows are as
             // the caller said, each `a` bytes: `a / 4` words.
-            unsafe { squares::<4, 1, STREAM>(stage, (a / 4, b), out, (r * ds, to), fetch) };
+            unsafe { squares::<4, 1, STREAM>(stage, (a / 4, b, b * 4), out, (r * ds, to), fetch) };
             continue;
         }
         // Square blocks of 32-byte rows where they fit (`squares`), else 16-byte groups.
@@ -635,7 +635,7 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
             // SAFETY: the CPU has AVX2, `N` is 4, 8 or 16 (16 at most: `M·N = 16`) and `K` one
             // of `for_group`'s, `R = 32 / N` divides `b` and `to`'s runs, `2R` divides `a`;
             // destination rows are as the caller said.
-            unsafe { squares::<N, K, STREAM>(stage, (a, b), out, (r * ds, to), fetch) };
+            unsafe { squares::<N, K, STREAM>(stage, (a, b, b * N), out, (r * ds, to), fetch) };
             continue;
         }
         let mut t = Unstaged::staged(stage, (a, b), to);
@@ -653,7 +653,8 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
 /// each of `R` destination rows, two neighbouring blocks at a time so that each row's line
 /// is stored whole (non-temporal stores if `STREAM`: `R` lines open at a time, within the
 /// write-combining buffers; the last block alone where `a` holds an odd count of them, not
-/// streamed). The stage holds `a` rows of `b` slots; destination row `y` is
+/// streamed). The stage holds `a` rows of `b` slots, `len` bytes apart (at least `b · N`: a
+/// row may be padded, see [`transpose_fields_into_lines`]); destination row `y` is
 /// at `at + to.at(y)` bytes of `out`; `fetch`'s lines are prefetched meanwhile. Tighter than
 /// [`Unstaged::direct`]'s 16-byte groups (two loads and an exchange a register, offsets of
 /// every row): measured
@@ -682,7 +683,7 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
 #[allow(unsafe_code)]
 unsafe fn squares<const N: usize, const K: usize, const STREAM: bool>(
     stage: &[u8],
-    sides: (usize, usize),
+    sides: (usize, usize, usize),
     out: &mut [u8],
     rows: (usize, Rows),
     fetch: Option<Fetch<'_>>,
@@ -712,17 +713,19 @@ unsafe fn squares_of<
     const STREAM: bool,
 >(
     stage: &[u8],
-    (a, b): (usize, usize),
+    (a, b, len): (usize, usize, usize),
     out: &mut [u8],
     (at, to): (usize, Rows),
     fetch: Option<Fetch<'_>>,
 ) {
     use super::avx2;
-    let len = b * N;
     // The last rows are the farthest on both sides (`Rows::at` is largest at `b - 1`, a whole
     // number of runs).
     assert!(
-        R * N == 32 && stage.len() >= a * len && at + to.at(b - 1) + a * N <= out.len(),
+        R * N == 32
+            && len >= b * N
+            && stage.len() >= a * len
+            && at + to.at(b - 1) + a * N <= out.len(),
         "the stage and the destination rows in bounds"
     );
     let per = fetch
@@ -1230,7 +1233,17 @@ pub(crate) fn transpose_fields_into_lines<'a>(
     // The last row is the farthest (`rows` is whole runs, or one), and within `src`.
     let src = &src[..s_at + from.at(rows - 1) + row];
     let (rows, row, half) = (count, width, from.at(count));
-    let stage = &mut stage[..rows * row];
+    // A plane's rows a line longer than their words where the stage has room: rows of
+    // 2 KiB fell in two L1 sets, and the sixteen rows a pair of square blocks reads filled
+    // both (measured s4 `{1,0:E(4)}` -> `{0,1:E(4)}`, 64 MiB, three alternating runs,
+    // 8.3-8.6 -> 9.2-9.4 GB/s).
+    let plane_row = row * per / g;
+    let pitch = if stage.len() >= (rows / per) * (plane_row + LINE) * g {
+        plane_row + LINE
+    } else {
+        plane_row
+    };
+    let stage = &mut stage[..rows / per * pitch * g];
     // SAFETY: the CPU has AVX2 (checked); `row` is a multiple of 32 and `rows` of the rows of
     // a word (checked), every source row ends within `src` (above: with halves, row `x`'s
     // second half is source row `x + rows`, `half` bytes after its first, for every `x <
@@ -1238,11 +1251,19 @@ pub(crate) fn transpose_fields_into_lines<'a>(
     // row` bytes.
     unsafe {
         match (g, halves) {
-            (1, _) => zip_fields::<1, 8, false>(stage, (rows, row), src, (s_at, from, 0)),
-            (4, false) => zip_fields::<4, 16, false>(stage, (rows, row), src, (s_at, from, 0)),
-            (4, true) => zip_fields::<4, 16, true>(stage, (rows, row), src, (s_at, from, half)),
-            (_, false) => zip_fields::<8, 32, false>(stage, (rows, row), src, (s_at, from, 0)),
-            (_, true) => zip_fields::<8, 32, true>(stage, (rows, row), src, (s_at, from, half)),
+            (1, _) => zip_fields::<1, 8, false>(stage, (rows, row, pitch), src, (s_at, from, 0)),
+            (4, false) => {
+                zip_fields::<4, 16, false>(stage, (rows, row, pitch), src, (s_at, from, 0))
+            }
+            (4, true) => {
+                zip_fields::<4, 16, true>(stage, (rows, row, pitch), src, (s_at, from, half))
+            }
+            (_, false) => {
+                zip_fields::<8, 32, false>(stage, (rows, row, pitch), src, (s_at, from, 0))
+            }
+            (_, true) => {
+                zip_fields::<8, 32, true>(stage, (rows, row, pitch), src, (s_at, from, half))
+            }
         }
     }
     let (at, out) = (at - lead, &mut out[lead..]);
@@ -1250,18 +1271,18 @@ pub(crate) fn transpose_fields_into_lines<'a>(
     // the runs of `lo_rows` rows.
     let to = Rows::new(lo_rows / g, g * lo, hi);
     let (a, b) = (rows / per, row * 8 / bits / g);
-    for (k, plane) in stage.chunks_exact(rows * row / g).enumerate() {
+    for (k, plane) in stage.chunks_exact(rows / per * pitch).enumerate() {
         let fetch = fetch.map(|f| f.part(k, g));
-        // SAFETY: the CPU has AVX2; the plane is `a` rows of `b` 4-byte words (`a·b·4 =
-        // rows·row / G` bytes), `R = 8` divides `b` (`row` is a multiple of 32) and `to`'s
+        // SAFETY: the CPU has AVX2; the plane is `a` rows of `b` 4-byte words `pitch` bytes
+        // apart (`b·4 = row·per / G <= pitch`), `R = 8` divides `b` (`row` is a multiple of 32) and `to`'s
         // runs (`lo_rows / G`, a power of two of 8 or more), `R` divides `a` (`rows` a
         // multiple of 8 words' rows), and streamed `2R = 16` does (16 words' rows), `out`
         // and every row start on lines (checked: `k·lo` is whole lines too).
         unsafe {
             if stream {
-                squares::<4, 1, true>(plane, (a, b), out, (at + k * lo, to), fetch);
+                squares::<4, 1, true>(plane, (a, b, pitch), out, (at + k * lo, to), fetch);
             } else {
-                squares::<4, 1, false>(plane, (a, b), out, (at + k * lo, to), fetch);
+                squares::<4, 1, false>(plane, (a, b, pitch), out, (at + k * lo, to), fetch);
             }
         }
     }
@@ -1274,24 +1295,26 @@ pub(crate) fn transpose_fields_into_lines<'a>(
 /// [`avx2::zip_nibble_words`](super::avx2::zip_nibble_words)), `E(2)` and `E(1)` (`G` = 4 or
 /// 8, `4G` rows a word, [`avx2::zip_plane_words`](super::avx2::zip_plane_words)). With
 /// `HALVES`, `row` is 32 and each row's second 16 bytes are `halves` bytes after its first
-/// (two source rows of 16 bytes side by side, `G` 4 or 8).
+/// (two source rows of 16 bytes side by side, `G` 4 or 8). A plane's rows are `pitch` bytes
+/// apart, the planes `rows / PER · pitch`.
 ///
 /// # Safety
 /// The CPU has AVX2; `(G, PER)` is `(1, 8)`, `(4, 16)` or `(8, 32)`; `row` is a multiple of 32
-/// and `rows` of `PER`, `stage` is `rows · row` bytes, and each of the `rows` source rows ends
+/// and `rows` of `PER`, `pitch` is at least `row · PER / G`, `stage` is `G · rows / PER ·
+/// pitch` bytes, and each of the `rows` source rows ends
 /// within `src` (with `HALVES`, 16 bytes from `at + from.at(x)` and from `halves` after it).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
 unsafe fn zip_fields<const G: usize, const PER: usize, const HALVES: bool>(
     stage: &mut [u8],
-    (rows, row): (usize, usize),
+    (rows, row, pitch): (usize, usize, usize),
     src: &[u8],
     (at, from, halves): (usize, Rows, usize),
 ) {
     let masks = lanes::plane_masks::<G>().map(|m| super::avx2::splat64(m));
-    // Bytes of a plane, and of a plane's row (the words of `PER` rows).
-    let (plane, words) = (rows * row / G, row * PER / G);
+    // Bytes of a plane.
+    let plane = rows / PER * pitch;
     let (s, o) = (src.as_ptr(), stage.as_mut_ptr());
     // A group's rows lie in one run of `from` (a stride apart), or span whole runs (tiles of
     // fewer rows: each found on its own).
@@ -1317,9 +1340,9 @@ unsafe fn zip_fields<const G: usize, const PER: usize, const HALVES: bool>(
                     super::avx2::load(row(x))
                 }
             };
-            // SAFETY: plane `p`'s row `q` is `words` bytes from `p·plane + q·words`, and the
-            // words of these 32 bytes end `(k + 32)·PER / G <= words` bytes in.
-            let out = |p: usize| unsafe { o.add(p * plane + q * words + k * PER / G) };
+            // SAFETY: plane `p`'s row `q` is `pitch` bytes from `p·plane + q·pitch`, and the
+            // words of these 32 bytes end `(k + 32)·PER / G <= row·PER / G <= pitch` bytes in.
+            let out = |p: usize| unsafe { o.add(p * plane + q * pitch + k * PER / G) };
             // SAFETY: every row is readable for 32 bytes and every plane's `out` writable for
             // `32·PER / G` bytes (above); the CPU has AVX2.
             unsafe {
