@@ -573,6 +573,7 @@ fn shifted_lines(dst: &mut [u8], to: usize, src: &[u8], from: usize, bits: usize
 /// done: all but those whose source vectors would read past `src` (the caller's
 /// [`shifted`] takes those).
 #[inline(always)]
+#[allow(unsafe_code)]
 fn shifted_runs(
     dst: &mut [u8],
     to: usize,
@@ -583,6 +584,11 @@ fn shifted_runs(
     stream: bool,
 ) -> usize {
     let shift = (from % 8) as u32;
+    #[cfg(target_arch = "x86_64")]
+    if len.is_multiple_of(32) && super::avx2::available() {
+        // SAFETY: the CPU has AVX2 (checked); `len` is a multiple of 32 (checked).
+        return unsafe { shifted_runs_avx2(dst, to, src, from, steps, (len, n), stream) };
+    }
     for k in 0..n {
         let (b, a) = (to + k * steps.0, from / 8 + k * steps.1);
         let (Some(out), Some(run)) = (dst.get_mut(b..b + len), src.get(a..a + len + 1)) else {
@@ -599,6 +605,51 @@ fn shifted_runs(
                 lanes::stream(v, out, 16 * j);
             } else {
                 lanes::put(v, out, 16 * j);
+            }
+        }
+    }
+    n
+}
+
+/// [`shifted_runs`] of runs of whole 32-byte chunks, 32 bytes at a time ([`shifted_avx2`]'s
+/// funnel shift), in one call for all the runs. Measured `s4[8191,8191]` rows ->
+/// `T(8,128)E(4)` (runs of a line; 32 MiB, best of five, four alternating runs) 10.9-11.4
+/// -> 11.6-12.3 GB/s; in cache, `s4[64,8191]`, 13.5 -> 18.3.
+///
+/// # Safety
+/// The CPU has AVX2; `len` is a multiple of 32.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+#[target_feature(enable = "avx2")]
+unsafe fn shifted_runs_avx2(
+    dst: &mut [u8],
+    to: usize,
+    src: &[u8],
+    from: usize,
+    steps: (usize, usize),
+    (len, n): (usize, usize),
+    stream: bool,
+) -> usize {
+    use super::avx2;
+    let shift = (from % 8) as u32;
+    for k in 0..n {
+        let (b, a) = (to + k * steps.0, from / 8 + k * steps.1);
+        let (Some(out), Some(run)) = (dst.get_mut(b..b + len), src.get(a..a + len + 1)) else {
+            return k;
+        };
+        let lines = stream && out.as_ptr().align_offset(stream::LINE) == 0;
+        let (p, q) = (out.as_mut_ptr(), run.as_ptr());
+        for j in (0..len).step_by(32) {
+            // SAFETY: bytes `j ..= j + 32 < len + 1` of `run` and `j .. j + 32 <= len` of
+            // `out` (both indexed above: `len` a multiple of 32); streamed, `out` starts on a
+            // line and `j` is a multiple of 32. The CPU has AVX2.
+            unsafe {
+                let v = avx2::funnel(avx2::load(q.add(j)), avx2::load(q.add(j + 1)), shift);
+                if lines {
+                    avx2::store::<true>(v, p.add(j));
+                } else {
+                    avx2::store::<false>(v, p.add(j));
+                }
             }
         }
     }
@@ -2938,7 +2989,7 @@ mod tests {
             (shift, vectors, n) in (0usize..8, 1usize..5, 1usize..6),
             (dstep, sstep) in (0usize..3, 0usize..3),
             (at, spare) in (0usize..80, 0usize..40),
-            stream in any::<bool>(),
+            (stream, avx2) in (any::<bool>(), any::<bool>()),
             seed in any::<u64>(),
         ) {
             let len = 16 * vectors;
@@ -2950,7 +3001,9 @@ mod tests {
             let fill = noise(buf.len(), 2);
             buf.copy_from_slice(&fill);
             let before = buf.to_vec();
-            let done = shifted_runs(&mut buf, at, &src, from, steps, (len, n), stream);
+            let done = crate::tensor::with_avx2(avx2, || {
+                shifted_runs(&mut buf, at, &src, from, steps, (len, n), stream)
+            });
             if stream {
                 stream::fence();
             }
