@@ -715,7 +715,7 @@ impl Slabs {
     /// 8191 steps of one; the walks stop at the edge). Such steps had gone whole, through an
     /// intermediate the size of the array, or in one step: measured (hot, best of up to 50,
     /// the 329 pairs of 1- to 16-bit layouts of nine shapes whose plans this changed) 2.4×
-    /// faster as a geometric mean, 21 pairs slower (to 0.63×: bf16[999,1001] `(4,1)` <->
+    /// faster as a geometric mean, 21 pairs slower (to 0.63×: `bf16[999,1001]` `(4,1)` <->
     /// `(2,1)` transposes, 1 GB/s both ways), up to 60-90× (u2 `(2,1)` -> transposed
     /// `T(32,128)(4,1)`, 0.02 -> 1.1-1.8 GB/s); 32-64 MiB, three alternating runs: u2
     /// `u2[8191,16383]` transposed 1.2 -> 1.8 GB/s, u1 0.9 -> 1.2, `s4[8191,8191]` 1.2 -> 3.1,
