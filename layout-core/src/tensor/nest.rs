@@ -382,9 +382,15 @@ pub(crate) fn with_panels<R>(streamed: bool, f: impl FnOnce() -> R) -> R {
 /// (medians of four alternating runs): u2 `{1,0:E(2)}` -> `{0,1:E(2)}` 0.31 -> 0.38 in
 /// 32 KiB of 1-line rows, 0.43 in 64 KiB (2 lines 0.35), u1 0.31 -> 0.33 in 32 KiB, 0.34 in
 /// 64 KiB of 1 line, 0.41 of 2 lines (but u1 `{0,1:E(1)}` -> `T(8,128)E(1)` 0.26 -> 0.25).
+/// Since the zipped planes' rows are padded off the L1 sets (`kernels::
+/// transpose_fields_into_lines`), `E(4)` in 32 KiB of 2-line rows: s4 `{1,0:E(4)}` ->
+/// `{0,1:E(4)}` 9.2-9.7 -> 9.8-10.5 GB/s (seven alternating runs, both orders), `T(8,128)E(4)`
+/// -> `{0,1:T(8,128)E(4)}` and transposed tiles that overhang even; u1 lost so (5.6-6.2 ->
+/// 4.9-5.4) and stays at 64 KiB.
 fn panel_sides(bits: usize, streamed: bool) -> [usize; 2] {
     let (lines, bytes) = match bits {
-        1 | 4 => (2, PANEL_BYTES),
+        4 => (2, 32 << 10),
+        1 => (2, PANEL_BYTES),
         ..=2 => (1, PANEL_BYTES),
         8 => (2, 32 << 10),
         32 if streamed => (8, PANEL_BYTES),
