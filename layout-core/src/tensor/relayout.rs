@@ -832,12 +832,14 @@ impl Through {
 
     /// [`run`](Self::run) with the slabs shared out among rayon's threads, each on its own
     /// part of `dst` (`chunk` bytes a slab, [`slab_bytes`](Self::slab_bytes)) and its own
-    /// scratch slab; `false` (nothing done) where the scratch cannot be allocated. Measured
-    /// (2 threads, three alternating runs, GB/s) against the one-step copy on both threads,
-    /// which such copies had run: transposes through rows padded to lines
-    /// ([`CopyPlan::through_lines`]) `u8[4000,16384]` 7.5-8.7 -> 10.3-11.1, `f32[1001,16384]`
-    /// 7.1-9.8 -> 12.1-12.8, `u8[8191,8193]` 6.5-8.4 -> 7.9-8.7, `u8[8002,8192]` 6.6-8.4 ->
-    /// 7.6-8.9, but `bf16[4001,8192]` 8.6-10.1 -> 7.5-8.8 (memcpy on one thread 12-16).
+    /// scratch slab; `false` (nothing done) where the scratch cannot be allocated, or where
+    /// the threads' slabs together would pass [`LINES_SLAB_BYTES`], the share of the
+    /// last-level cache one thread's slab may take. Measured (2 threads, five alternating
+    /// runs, GB/s) against the one-step copy on both threads, which such copies had run:
+    /// transposes through rows padded to lines ([`CopyPlan::through_lines`]) in 4 MiB slabs,
+    /// `u8[4000,16384]` 7.8-8.6 -> 8.8-10.3, `f32[1001,16384]` 7.1-9.8 -> 12.1-12.8 (three
+    /// runs); in 8 MiB slabs they lost, `u8[8191,8193]` 7.9-9.2 -> 5.1-7.8, `bf16[4001,8192]`
+    /// 9.0-10.2 -> 7.3-8.6 (memcpy on one thread 12-16).
     #[cfg(feature = "rayon")]
     fn run_apart(
         &self,
@@ -848,10 +850,11 @@ impl Through {
         stream: bool,
     ) -> bool {
         let pieces = rayon::current_num_threads().min(slabs.count);
-        let Some(mut mids) = pieces
-            .checked_mul(slabs.bits / 8)
-            .and_then(AlignedBuf::try_zeroed)
-        else {
+        let scratch = pieces.checked_mul(slabs.bits / 8);
+        if scratch.is_none_or(|b| b > LINES_SLAB_BYTES) {
+            return false;
+        }
+        let Some(mut mids) = scratch.and_then(AlignedBuf::try_zeroed) else {
             return false;
         };
         let dp = self.second.dst.prefix;
