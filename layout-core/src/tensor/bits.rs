@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::digits::Loop;
-use super::kernels::{Runs, edge, offsets, prefixes};
+use super::kernels::{Runs, edge, prefixes};
 use super::lanes;
 use super::nest::{Form, Kernel, Leaf, Nest, ONCE, Slice};
 use super::stream::{self, LINE};
@@ -218,14 +218,30 @@ fn shifted(dst: &mut [u8], to: usize, src: &[u8], from: usize, bits: usize, stre
 #[allow(unsafe_code)]
 #[target_feature(enable = "avx2")]
 unsafe fn shifted_avx2(out: &mut [u8], run: &[u8], shift: u32, stream: bool) {
-    use super::avx2;
     assert!(out.len().is_multiple_of(32) && run.len() == out.len() + 1);
     let stream = stream && out.as_ptr().align_offset(16) == 0;
+    // SAFETY: the CPU has AVX2 (the caller's contract); `out` is a multiple of 32 bytes and
+    // `run` one longer (asserted); `out` starts 16-byte aligned where streamed (checked).
+    unsafe { funnel_chunks(out, run, shift, stream) };
+}
+
+/// The loop of [`shifted_avx2`] and [`shifted_runs_avx2`]: each 32 bytes of `out` funnel-
+/// shifted by `shift` bits from `run` and the byte after, streamed if `stream`.
+///
+/// # Safety
+/// The CPU has AVX2; `out.len()` is a multiple of 32 and `run` at least a byte longer; if
+/// `stream`, `out` starts 16-byte aligned.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn funnel_chunks(out: &mut [u8], run: &[u8], shift: u32, stream: bool) {
+    use super::avx2;
     let (p, q) = (out.as_mut_ptr(), run.as_ptr());
     for j in (0..out.len()).step_by(32) {
         // SAFETY: bytes `j ..= j + 32 < run.len()` of `run` and `j .. j + 32 <= out.len()`
-        // of `out` (asserted); `out`'s are 16-byte aligned where streamed (its start is,
-        // checked, and `j` is a multiple of 32).
+        // of `out` (the caller's contract); `out`'s are 16-byte aligned where streamed (its
+        // start is, and `j` is a multiple of 32).
         unsafe {
             let v = avx2::funnel(avx2::load(q.add(j)), avx2::load(q.add(j + 1)), shift);
             if stream {
@@ -323,7 +339,7 @@ fn scattered_tiles(
         return false;
     }
     nest.walk_around_from(slice, &mut |leaf: &Leaf<'_>, inner: &Loop| {
-        let (d, s) = offsets(leaf, 0);
+        let (d, s) = leaf.offsets(0);
         let (to, from) = (fields.dst_start + d * bits, fields.src_start + s * bits);
         let (tile_to, tile_from) = (leaf.step.dst * bits, leaf.step.src * bits);
         let (row_to, row_from) = (inner.dst * bits, inner.src * bits);
@@ -611,8 +627,8 @@ fn shifted_runs(
     n
 }
 
-/// [`shifted_runs`] of runs of whole 32-byte chunks, 32 bytes at a time ([`shifted_avx2`]'s
-/// funnel shift), in one call for all the runs. Measured `s4[8191,8191]` rows ->
+/// [`shifted_runs`] of runs of whole 32-byte chunks, each through [`funnel_chunks`], all the
+/// runs in one call (one function of AVX2 code, not a call a run). Measured `s4[8191,8191]` rows ->
 /// `T(8,128)E(4)` (runs of a line; 32 MiB, best of five, four alternating runs) 10.9-11.4
 /// -> 11.6-12.3 GB/s; in cache, `s4[64,8191]`, 13.5 -> 18.3.
 ///
@@ -630,7 +646,6 @@ unsafe fn shifted_runs_avx2(
     (len, n): (usize, usize),
     stream: bool,
 ) -> usize {
-    use super::avx2;
     let shift = (from % 8) as u32;
     for k in 0..n {
         let (b, a) = (to + k * steps.0, from / 8 + k * steps.1);
@@ -638,20 +653,9 @@ unsafe fn shifted_runs_avx2(
             return k;
         };
         let lines = stream && out.as_ptr().align_offset(stream::LINE) == 0;
-        let (p, q) = (out.as_mut_ptr(), run.as_ptr());
-        for j in (0..len).step_by(32) {
-            // SAFETY: bytes `j ..= j + 32 < len + 1` of `run` and `j .. j + 32 <= len` of
-            // `out` (both indexed above: `len` a multiple of 32); streamed, `out` starts on a
-            // line and `j` is a multiple of 32. The CPU has AVX2.
-            unsafe {
-                let v = avx2::funnel(avx2::load(q.add(j)), avx2::load(q.add(j + 1)), shift);
-                if lines {
-                    avx2::store::<true>(v, p.add(j));
-                } else {
-                    avx2::store::<false>(v, p.add(j));
-                }
-            }
-        }
+        // SAFETY: the CPU has AVX2 (the caller's contract); `out` is `len` bytes, a multiple
+        // of 32, and `run` one more (indexed above); streamed, `out` starts on a line.
+        unsafe { funnel_chunks(out, run, shift, lines) };
     }
     n
 }
@@ -996,7 +1000,7 @@ pub(crate) fn copy(
     match &nest.kernel {
         Kernel::Element => nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
-                let (d, s) = offsets(leaf, k);
+                let (d, s) = leaf.offsets(k);
                 fields.element(dst, src, d, s);
             }
         }),
@@ -1032,7 +1036,7 @@ pub(crate) fn copy(
                                 > reach
                     })
                     .count();
-                let (d, s) = offsets(leaf, 0);
+                let (d, s) = leaf.offsets(0);
                 let (to, from) = (fields.dst_start + d * bits, fields.src_start + s * bits);
                 let (dstep, sstep) = (leaf.step.dst * bits, leaf.step.src * bits);
                 let length = run.size * bits;
@@ -1062,7 +1066,7 @@ pub(crate) fn copy(
                     shifted(dst, to, src, from + k * sstep, length, lines && on_line);
                 }
                 for k in whole..leaf.n {
-                    let (d, s) = offsets(leaf, k);
+                    let (d, s) = leaf.offsets(k);
                     fields.run(
                         dst,
                         src,
@@ -1075,7 +1079,7 @@ pub(crate) fn copy(
         }
         Kernel::Run(run) => nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
-                let (d, s) = offsets(leaf, k);
+                let (d, s) = leaf.offsets(k);
                 let len = nest.count(run, Nest::at_step(leaf, run.dim, k));
                 fields.run(dst, src, d, s, len);
             }
@@ -1142,7 +1146,7 @@ pub(crate) fn copy(
                     Some(i) => (0..leaf.n).for_each(|j| {
                         one(&Leaf {
                             base: leaf.base,
-                            at: offsets(leaf, j),
+                            at: leaf.offsets(j),
                             step: *i,
                             n: i.size,
                         });
@@ -1212,7 +1216,7 @@ impl BitFields {
                     ..leaf.step
                 };
                 let one = Whole {
-                    at: offsets(leaf, k),
+                    at: leaf.offsets(k),
                     reps: Runs::row(1, 0, 0),
                     a,
                     b,
@@ -1232,7 +1236,7 @@ impl BitFields {
                 leaf.step.src * self.src_bits / 8,
             );
             let whole = Whole {
-                at: offsets(leaf, k),
+                at: leaf.offsets(k),
                 reps,
                 a,
                 b,
@@ -1244,7 +1248,7 @@ impl BitFields {
             }
             if let (Form::Zip, Some((x, y))) = (form, prefixes(nest, leaf, k, [*a, *b]))
                 && x == a.size
-                && self.zip_prefix(scratch, (dst, src), offsets(leaf, k), (a, b), y)
+                && self.zip_prefix(scratch, (dst, src), leaf.offsets(k), (a, b), y)
             {
                 k += 1;
                 continue;
@@ -1253,7 +1257,7 @@ impl BitFields {
                 (form, prefixes(nest, leaf, k, [*a, *b]))
                 && wide.iter().all(|w| w.size == 1)
             {
-                self.cut_lanes(scratch, (dst, src), offsets(leaf, k), (a, b, form), cut);
+                self.cut_lanes(scratch, (dst, src), leaf.offsets(k), (a, b, form), cut);
                 k += 1;
                 continue;
             }

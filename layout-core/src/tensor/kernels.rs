@@ -2295,7 +2295,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
     match nest.kernel {
         Kernel::Element => nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
-                let (d, s) = offsets(leaf, k);
+                let (d, s) = leaf.offsets(k);
                 dst[d] = src[s];
             }
         }),
@@ -2388,7 +2388,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
         Kernel::Run(run) => nest.walk_from(slice, &mut |leaf: &Leaf<'_>| {
             for k in 0..leaf.n {
                 let len = nest.count(&run, Nest::at_step(leaf, run.dim, k));
-                let (d, s) = offsets(leaf, k);
+                let (d, s) = leaf.offsets(k);
                 let (d, s) = (&mut dst[d..d + len], &src[s..s + len]);
                 if stream {
                     stream::copy(d.as_flattened_mut(), s.as_flattened());
@@ -2446,7 +2446,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                         kernel(
                             dst,
                             src,
-                            blocks(offsets(leaf, j), i.size, (i.dst, i.src)),
+                            blocks(leaf.offsets(j), i.size, (i.dst, i.src)),
                             scratch,
                         );
                     }
@@ -2770,12 +2770,6 @@ fn copy_each<const B: usize>(dst: &mut [u8], src: &[u8], runs: &Runs) {
     });
 }
 
-/// The offsets of step `k` of a leaf's loop.
-#[inline]
-pub(crate) fn offsets(leaf: &Leaf<'_>, k: usize) -> (usize, usize) {
-    leaf.offsets(k)
-}
-
 /// The slots of the block at step `k` of a leaf's loop that lie inside the array, each as
 /// `copy(destination, source)`; `wide` the loops that widen a vector block's sides (never
 /// with a clipped loop: see `nest::widen`).
@@ -2786,7 +2780,7 @@ pub(crate) fn edge(
     [a, b, wa, wb]: [Loop; 4],
     copy: &mut impl FnMut(usize, usize),
 ) {
-    let (d, s) = offsets(leaf, k);
+    let (d, s) = leaf.offsets(k);
     for p in 0..wa.size {
         for q in 0..wb.size {
             let at = (d + p * wa.dst + q * wb.dst, s + p * wa.src + q * wb.src);
@@ -2814,7 +2808,7 @@ pub(crate) fn edge_staged<const N: usize>(
     stage: &mut [[u8; N]],
     tr: impl Fn([u8; N]) -> [u8; N],
 ) {
-    let (d, s) = offsets(leaf, k);
+    let (d, s) = leaf.offsets(k);
     // The same sides for every widened sub-block. (A block of `Form::Lanes` steps its source
     // rows along `a` and its destination rows along `b`.)
     let rows = a.src >= b.src && a.dst <= b.dst;

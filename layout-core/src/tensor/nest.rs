@@ -407,6 +407,19 @@ fn panel_sides(bits: usize, streamed: bool) -> [usize; 2] {
 /// of current x86 cores; measured 2-D f32 transposes 0.4 -> 0.55 of memcpy).
 const SWEEP_ROWS: usize = 1024;
 
+/// Runs `f` on a zeroed index of `n` dims on the stack: a plan's rank is at most its
+/// expanded rank, and zeroing all of that for every walk measured a tenth of a 4 KiB
+/// transposed copy, so ranks up to 8 zero only 8.
+#[inline(always)]
+fn with_index<R>(n: usize, f: impl FnOnce(&mut [usize]) -> R) -> R {
+    let mut few = [0; 8];
+    if n <= few.len() {
+        return f(&mut few[..n]);
+    }
+    let mut many = [0; MAX_EXPANDED_RANK];
+    f(&mut many[..n])
+}
+
 /// Cuts the innermost loop's sweep to `steps` steps, the rest of it outermost.
 fn sweep(loops: &mut Vec<Loop>, steps: usize) {
     let Some(&last) = loops.last() else {
@@ -865,50 +878,32 @@ impl Nest {
             if whole > 0 {
                 leaf(&Leaf { n: whole, ..*l }, Some(inner));
             }
-            let mut few = [0; 8];
-            let mut many;
-            let base = match l.base.len() {
-                n if n <= few.len() => &mut few[..n],
-                n => {
-                    many = [0; MAX_EXPANDED_RANK];
-                    &mut many[..n]
+            with_index(l.base.len(), |base| {
+                base.copy_from_slice(l.base);
+                let s = &l.step;
+                for k in whole..l.n {
+                    if s.clip {
+                        base[s.dim] = l.base[s.dim] + k * s.mult;
+                    }
+                    let n = self.count(inner, base[inner.dim]);
+                    let at = l.offsets(k);
+                    leaf(
+                        &Leaf {
+                            base,
+                            at,
+                            step: *inner,
+                            n,
+                        },
+                        None,
+                    );
                 }
-            };
-            base.copy_from_slice(l.base);
-            let s = &l.step;
-            for k in whole..l.n {
-                if s.clip {
-                    base[s.dim] = l.base[s.dim] + k * s.mult;
-                }
-                let n = self.count(inner, base[inner.dim]);
-                let at = l.offsets(k);
-                leaf(
-                    &Leaf {
-                        base,
-                        at,
-                        step: *inner,
-                        n,
-                    },
-                    None,
-                );
-            }
+            });
         })
     }
 
     /// [`walk_from`](Self::walk_from) over the loops `loops` (`self.outer` or its outer part).
     fn walk_loops(&self, loops: &[Loop], slice: &Slice, leaf: &mut impl FnMut(&Leaf<'_>)) {
-        // A plan's rank is at most its expanded rank; zeroing all of that for every call
-        // measured a tenth of a 4 KiB transposed copy.
-        let mut few = [0; 8];
-        let mut many;
-        let base = match self.bounds.len() {
-            n if n <= few.len() => &mut few[..n],
-            n => {
-                many = [0; MAX_EXPANDED_RANK];
-                &mut many[..n]
-            }
-        };
-        match loops.split_last() {
+        with_index(self.bounds.len(), |base| match loops.split_last() {
             None => {
                 if slice.steps.contains(&0) {
                     leaf(&Leaf {
@@ -920,7 +915,7 @@ impl Nest {
                 }
             }
             Some((last, rest)) => self.descend(0, rest, last, base, (0, 0), slice, leaf),
-        }
+        });
     }
 
     /// The steps of loop `l` at `depth` to walk: all that stay inside the array, or those of

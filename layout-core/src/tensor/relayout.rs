@@ -350,8 +350,8 @@ struct Through {
     second: CopyPlan,
     slabs: Option<Slabs>,
     direct: CopyPlan,
-    /// Whether `direct` runs where rayon's pool has more than one thread (the steps run on
-    /// one; see [`CopyPlan::through_lines`]).
+    /// Whether `direct` runs where rayon's pool has more than one thread and the slabs
+    /// cannot be shared out among them (see [`CopyPlan::through_lines`]).
     single: bool,
 }
 
@@ -749,6 +749,27 @@ impl Slabs {
     }
 }
 
+impl Slabs {
+    /// The steps of slab `k`: the first step's, writing the slab from the start of the
+    /// scratch, and the second's, reading it there and writing the destination from slot
+    /// `dst` (0 for the whole destination; a part's first slot).
+    fn slices(&self, k: usize, dst: usize) -> (Slice, Slice) {
+        let at = k * self.bits;
+        let (one, two) = (k * self.steps.0, k * self.steps.1);
+        let first = Slice {
+            depth: 0,
+            steps: one..one + self.steps.0,
+            origin: (at / self.slot.0, 0),
+        };
+        let second = Slice {
+            depth: 0,
+            steps: two..two + self.steps.1,
+            origin: (dst, at / self.slot.1),
+        };
+        (first, second)
+    }
+}
+
 /// The bits of a 16-byte vector, what a kernel step should move on each side.
 const VECTOR_BITS: usize = 8 * lanes::BYTES;
 
@@ -796,19 +817,8 @@ impl Through {
             return self.second.run_whole(&mid, dst, stream);
         };
         for k in 0..slabs.count {
-            let at = k * slabs.bits;
-            let (one, two) = (k * slabs.steps.0, k * slabs.steps.1);
-            let first = Slice {
-                depth: 0,
-                steps: one..one + slabs.steps.0,
-                origin: (at / slabs.slot.0, 0),
-            };
+            let (first, second) = slabs.slices(k, 0);
             self.first.run_slice(src, &mut mid, &first, false);
-            let second = Slice {
-                depth: 0,
-                steps: two..two + slabs.steps.1,
-                origin: (0, at / slabs.slot.1),
-            };
             self.second.run_slice(&mid, dst, &second, stream);
         }
     }
@@ -909,19 +919,8 @@ impl Apart<'_> {
         };
         let origin = ks.start * self.chunk / width;
         for k in ks {
-            let at = k * slabs.bits;
-            let (one, two) = (k * slabs.steps.0, k * slabs.steps.1);
-            let first = Slice {
-                depth: 0,
-                steps: one..one + slabs.steps.0,
-                origin: (at / slabs.slot.0, 0),
-            };
+            let (first, second) = slabs.slices(k, origin);
             t.first.run_slice(self.src, mid, &first, false);
-            let second = Slice {
-                depth: 0,
-                steps: two..two + slabs.steps.1,
-                origin: (origin, at / slabs.slot.1),
-            };
             words(nest, *width, dst, mid, &second, self.stream);
         }
     }
@@ -1302,10 +1301,12 @@ impl CopyPlan {
     /// each read from memory first. Measured (64 MiB, three alternating runs, against memcpy):
     /// `u8[4000,16384]` 0.33-0.34 -> 0.50-0.56, `u8[8002,8192]` 0.28-0.30 -> 0.39-0.41,
     /// `f32[1001,16384]` 0.36-0.39 -> 0.56-0.59, `bf16[4001,8192]` 0.39-0.41 -> 0.42-0.49;
-    /// slabs of 12 MiB lost (`bf16[50257,768]` 0.35 -> 0.31). The steps run on one thread:
-    /// with the `rayon` feature and two threads, the one-step copy side by side ran faster
-    /// (`u8[8002,8192]` 0.61-0.63 against 0.44-0.45), and runs instead. `None` where the
-    /// copy is not such a transpose or its slabs would be larger.
+    /// slabs of 12 MiB lost (`bf16[50257,768]` 0.35 -> 0.31). With the `rayon` feature and more
+    /// than one thread, the slabs are shared out among the threads where their slabs fit
+    /// [`LINES_SLAB_BYTES`] together ([`Through::run_apart`]); else the one-step copy runs on
+    /// all of them, which side by side ran faster than the steps on one (`u8[8002,8192]`
+    /// 0.61-0.63 against 0.44-0.45). `None` where the copy is not such a transpose or its
+    /// slabs would be larger.
     fn through_lines(
         (src, sp): (&ArrayShape, &Plan),
         (dst, dp): (&ArrayShape, &Plan),

@@ -9,7 +9,7 @@
 
 use alloc::vec::Vec;
 
-use super::kernels::{self, GroupShape, edge, offsets};
+use super::kernels::{self, GroupShape, edge};
 use super::lanes;
 use super::nest::{Form, Kernel, Nest, SMALL_BYTES, Slice};
 
@@ -77,7 +77,7 @@ impl Schedule {
         nest.walk_from(&Slice::outer(0..nest.parts()), &mut |leaf| {
             let whole = nest.whole_steps(leaf, &[a, b, wa, wb]);
             for r in 0..whole {
-                let (d0, s0) = offsets(leaf, r);
+                let (d0, s0) = leaf.offsets(r);
                 for gy in 0..sb / m {
                     for gx in 0..sa / m {
                         groups.push((
