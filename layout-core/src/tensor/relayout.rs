@@ -1303,7 +1303,7 @@ impl CopyPlan {
     /// `f32[1001,16384]` 0.36-0.39 -> 0.56-0.59, `bf16[4001,8192]` 0.39-0.41 -> 0.42-0.49;
     /// slabs of 12 MiB lost (`bf16[50257,768]` 0.35 -> 0.31). With the `rayon` feature and more
     /// than one thread, the slabs are shared out among the threads where their slabs fit
-    /// [`LINES_SLAB_BYTES`] together ([`Through::run_apart`]); else the one-step copy runs on
+    /// [`LINES_SLAB_BYTES`] together (`Through::run_apart`); else the one-step copy runs on
     /// all of them, which side by side ran faster than the steps on one (`u8[8002,8192]`
     /// 0.61-0.63 against 0.44-0.45). `None` where the copy is not such a transpose or its
     /// slabs would be larger.
