@@ -321,6 +321,9 @@ fn large_copies_match_reference() {
         // whole lines a slab at a time (with the `rayon` feature, the slabs shared out among
         // the threads: `.ci/run` runs this test so too).
         ("u8[4000,4200]{1,0}", "u8[4000,4200]{0,1}"),
+        // A transpose into rows 8204 bytes apart, in panels: each row's partial lines
+        // carried from block to block and streamed whole.
+        ("f32[2051,2048]{1,0}", "f32[2051,2048]{0,1}"),
     ] {
         let (a, b) = (
             xla_layout::parse_array(a).unwrap(),

@@ -20,6 +20,7 @@ mod bits;
 #[cfg(feature = "bytemuck")]
 mod bytes;
 mod cache;
+mod carry;
 mod digits;
 mod iter;
 mod kernels;

@@ -2017,6 +2017,12 @@ mod tests {
             ("u2[30,300]{1,0:E(2)}", "u2[30,300]{1,0:T(8,128)(2,1)E(2)}"),
             ("u2[32,512]{1,0:E(2)}", "u2[32,512]{1,0:T(8,128)(2,1)E(2)}"),
             ("s4[16,256]{1,0:E(4)}", "s4[16,256]{1,0:T(8,128)E(4)}"),
+            // Destination rows not whole lines apart, in panels: partial lines carried from
+            // block to block; past the carry's slots (16384 rows), rows sharing them.
+            ("bf16[300,385]{1,0}", "bf16[300,385]{0,1}"),
+            ("f32[257,200]{1,0}", "f32[257,200]{0,1}"),
+            ("u8[520,300]{1,0}", "u8[520,300]{0,1}"),
+            ("u8[130,17000]{1,0}", "u8[130,17000]{0,1}"),
         ];
         for avx2 in [true, false] {
             crate::tensor::with_avx2(avx2, || {

@@ -4,6 +4,7 @@
 //! And the other memory hints of large copies: a page-aligned scratch, and prefetches.
 #![allow(unsafe_code)]
 
+use super::{AlignedBuf, carry};
 use alloc::boxed::Box;
 
 /// Copies of at least this many bytes in total use non-temporal stores: past it the data
@@ -43,10 +44,13 @@ pub(crate) const PANEL_CACHED_BYTES: usize = 1 << 20;
 /// Lines of a panel's scratch: a page of lines, then the panel.
 pub(crate) const PANEL_LINES: usize = (PAGE + PANEL_BYTES) / LINE;
 
-/// A kernel's scratch of two pages ([`Lines`]), or of a page and a panel ([`PANEL_LINES`]).
+/// A kernel's scratch of two pages ([`Lines`]), of a page and a panel ([`PANEL_LINES`]), or
+/// of a page, two panels and a carry (`carry::Carry`) of a slot per destination row:
+/// [`Staging::carried`].
 pub(crate) enum Staging {
     Pages(Box<Lines>),
     Panel(Box<Lines<PANEL_LINES>>),
+    Carried(AlignedBuf<u8>),
 }
 
 impl Staging {
@@ -59,11 +63,29 @@ impl Staging {
         }
     }
 
+    /// A zeroed scratch of a page, a panel, a second panel and a carry of `rows` slots
+    /// (rounded up to a power of two, at most `carry::MAX_SLOTS`), or of a page and a panel
+    /// where the allocator has no room for it.
+    pub(crate) fn carried(rows: usize) -> Staging {
+        let slots = rows.min(carry::MAX_SLOTS).next_power_of_two();
+        let lines = PANEL_LINES + PANEL_BYTES / LINE + carry::lines_for(slots);
+        match AlignedBuf::try_zeroed(PAGE + lines * LINE) {
+            Some(buf) => Staging::Carried(buf),
+            None => Staging::new(true),
+        }
+    }
+
     /// Its lines.
     pub(crate) fn get(&mut self) -> &mut [[u8; LINE]] {
         match self {
             Staging::Pages(l) => &mut l.0,
             Staging::Panel(l) => &mut l.0,
+            Staging::Carried(buf) => {
+                // From its first page boundary (the buffer starts on a line, so that is a
+                // whole number of lines in).
+                let skip = buf.as_ptr().align_offset(PAGE).min(buf.len());
+                buf[skip..].as_chunks_mut().0
+            }
         }
     }
 }
