@@ -12,7 +12,7 @@
 //! in-place transposes (two groups a register) run in AVX2 registers when the CPU has it
 //! (`avx2`). Blocks and runs that the array's edge cuts are copied slot by slot, in bounds.
 
-use super::carry::Carry;
+use super::carry::{self, Carry};
 use super::digits::Loop;
 use super::nest::{ANY_ROWS_BYTES, Form, Kernel, Leaf, MAX_RUN, Nest, ONCE, Slice};
 use super::stream::LINE;
@@ -77,7 +77,7 @@ const RUN: usize = 2;
 
 /// Where the carry of a panel's scratch starts, in lines (`stream::Staging::carried`): past a
 /// page, the panel's stage and a second stage.
-const CARRY_AT: usize = stream::PANEL_LINES + stream::PANEL_BYTES / LINE;
+const CARRY_AT: usize = stream::PANEL_LINES + stream::PANEL_BYTES / LINE + carry::ROWS;
 
 type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks, &mut Scratch);
 
@@ -285,7 +285,7 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
                 panels_of.as_flattened_mut()[stream::PAGE..].split_at_mut(stream::PANEL_BYTES);
             if let Some(carry) = Carry::new(rest) {
                 let carried = Carried {
-                    stage: &mut stages.1[..b * row],
+                    stage: stages.1,
                     carry,
                     origin: d0,
                     pitch: out_row,
@@ -658,20 +658,39 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
         };
         let fetch = Fetch::new(src, ahead, from, (a, len));
         if let Some(c) = &mut carried {
-            let row = a * N;
-            // SAFETY: the CPU has AVX2; the second stage holds `b` rows of `a·N` bytes, whole
-            // lines (the caller's contract), one after the other.
-            unsafe {
-                transpose_panel::<N, M, K, false>(
-                    stage,
-                    zipped,
-                    (a, b),
-                    c.stage,
-                    (0, Rows::even(row)),
-                    None,
-                )
-            };
-            c.put(out, (r * ds, to), row, fetch);
+            // A few destination rows at a time, so that their lines stream out while the next
+            // rows are transposed.
+            let (row, rows) = (a * N, b.min(carry::ROWS));
+            let per = fetch.as_ref().map_or(0, |f| f.lines.div_ceil(b));
+            for y in (0..b).step_by(rows) {
+                let mut held = [false; carry::ROWS];
+                let rows_at = c.rows(r * ds, to, (y, rows));
+                for ((at, key), (held, ext)) in
+                    rows_at.zip(held.iter_mut().zip(c.stage.chunks_exact_mut(row + LINE)))
+                {
+                    *held = c.carry.lead(
+                        out,
+                        (at, key),
+                        (&mut ext[..LINE]).try_into().expect("a line"),
+                    );
+                }
+                let into = &mut c.stage[LINE..(row + LINE) * rows];
+                // SAFETY: the CPU has AVX2; `rows` (32, or all `b`) divides `b` and is a
+                // multiple of every kernel's group of rows; the second stage holds `rows`
+                // rows of `a·N` bytes, whole lines (the caller's contract), a line apart.
+                unsafe {
+                    transpose_rows::<N, M, K>(stage, zipped, (a, b), (y, rows), into, row + LINE)
+                };
+                let rows_at = c.rows(r * ds, to, (y, rows));
+                for (k, ((at, key), ext)) in
+                    rows_at.zip(c.stage.chunks_exact(row + LINE)).enumerate()
+                {
+                    if let Some(f) = &fetch {
+                        f.lines((y + k) * per..(y + k + 1) * per);
+                    }
+                    c.carry.stream(out, (at, key), ext, held[k]);
+                }
+            }
             continue;
         }
         // SAFETY: the CPU has AVX2; block `r`'s destination rows are whole lines, `r·ds +
@@ -683,8 +702,10 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
 }
 
 /// The destination of a panel whose rows do not start on lines (see `carry`): each block
-/// transposed into `stage`, its destination rows one after the other, then put row by row
-/// into the whole destination from byte `origin` through the rows' slots of `carry`.
+/// transposed into `stage` a few rows at a time, each row a line past the one before, the
+/// line before each row holding what the row's slot of `carry` held
+/// ([`Carry::lead`](super::carry::Carry::lead)), then streamed into the whole destination
+/// from byte `origin` ([`Carry::stream`](super::carry::Carry::stream)).
 #[cfg(target_arch = "x86_64")]
 struct Carried<'a> {
     stage: &'a mut [u8],
@@ -696,35 +717,68 @@ struct Carried<'a> {
 
 #[cfg(target_arch = "x86_64")]
 impl Carried<'_> {
-    /// The stage's rows of `len` bytes put into `dst`, row `y` at `origin + at + to.at(y)`,
-    /// the lines of `fetch` prefetched meanwhile, a few a row.
-    fn put(
-        &mut self,
-        dst: &mut [u8],
-        (at, to): (usize, Rows),
-        len: usize,
-        fetch: Option<Fetch<'_>>,
-    ) {
-        let at = self.origin + at;
-        let rows = self.stage.len() / len;
-        let per = fetch.as_ref().map_or(0, |f| f.lines.div_ceil(rows));
-        // Row `y`'s number (it holds bytes `k · pitch ..`): one division a block where the
-        // rows are whole pitches apart, as a transpose's are.
-        let (first, per_run) = (at / self.pitch, to.hi / self.pitch);
-        let keyed = to.lo == self.pitch && to.hi.is_multiple_of(self.pitch);
-        for (y, row) in self.stage.chunks_exact(len).enumerate() {
-            if let Some(f) = &fetch {
-                f.lines(y * per..(y + 1) * per);
-            }
+    /// Where destination rows `y0 .. y0 + rows` of a block start in the destination (the
+    /// block's rows at `at + to.at(y)` past `origin`), with each row's number: row `k` holds
+    /// bytes `k · pitch ..`, one division a block where the rows are whole pitches apart, as
+    /// a transpose's are.
+    fn rows(
+        &self,
+        at: usize,
+        to: Rows,
+        (y0, rows): (usize, usize),
+    ) -> impl Iterator<Item = (usize, usize)> + use<> {
+        let (at, pitch) = (self.origin + at, self.pitch);
+        let (first, per_run) = (at / pitch, to.hi / pitch);
+        let keyed = to.lo == pitch && to.hi.is_multiple_of(pitch);
+        (y0..y0 + rows).map(move |y| {
             let o = at + to.at(y);
             let key = if keyed {
                 first + (y & to.mask) + (y >> to.shift) * per_run
             } else {
-                o / self.pitch
+                o / pitch
             };
-            self.carry.put(dst, o, row, key);
-        }
+            (o, key)
+        })
     }
+}
+
+/// Destination rows `y .. y + rows` of a panel's stage (`a` rows of `b` slots, zipped into
+/// words if `zipped`), transposed into `out`, `a · N` bytes each, `pitch` bytes apart.
+///
+/// # Safety
+/// The CPU has AVX2; `a · N` is whole lines; `rows` divides `b` and is a multiple of 32 / `N`
+/// and of `M`; `stage` is `a · b · N` bytes, `out` at least `(rows - 1) · pitch + a · N`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn transpose_rows<const N: usize, const M: usize, const K: usize>(
+    stage: &[u8],
+    zipped: bool,
+    (a, b): (usize, usize),
+    (y, rows): (usize, usize),
+    out: &mut [u8],
+    pitch: usize,
+) {
+    let to = Rows::even(pitch);
+    if zipped {
+        // SAFETY: the CPU has AVX2; the stage is `a / 4` rows of `b` 4-byte words, of which
+        // words `y .. y + rows` are taken: `R = 8` divides `rows`, `16` divides `a / 4`
+        // (`zipped`); each destination row is `a` bytes, `a / 4` words.
+        unsafe {
+            squares::<4, 1, false>(&stage[y * 4..], (a / 4, rows, b * 4), out, (0, to), None)
+        };
+        return;
+    }
+    if N >= 4 && a.is_multiple_of(64 / N) {
+        // SAFETY: the CPU has AVX2, `N` is 4, 8 or 16 and `K` one of `for_group`'s, `R = 32 /
+        // N` divides `rows`, `2R` divides `a`; slots `y .. y + rows` of each stage row.
+        unsafe { squares::<N, K, false>(&stage[y * N..], (a, rows, b * N), out, (0, to), None) };
+        return;
+    }
+    let mut t = Unstaged::staged_rows(&stage[y * N..], (a, rows), b * N, to);
+    // SAFETY: the CPU has AVX2; each destination row is `a · N` bytes, whole lines, `pitch`
+    // apart in `out`; slots `y .. y + rows` of each stage row, `M` dividing `rows`.
+    unsafe { t.direct::<N, M, K, false>((0, 0), out) };
 }
 
 /// A panel's stage (`a` rows of `b` slots, zipped into words if `zipped`) transposed into its
@@ -844,7 +898,7 @@ unsafe fn squares_of<
     assert!(
         R * N == 32
             && len >= b * N
-            && stage.len() >= a * len
+            && stage.len() >= (a - 1) * len + b * N
             && at + to.at(b - 1) + a * N <= out.len(),
         "the stage and the destination rows in bounds"
     );
@@ -1085,12 +1139,19 @@ impl<'a> Unstaged<'a> {
     /// with nothing to prefetch and no scratch.
     #[cfg(target_arch = "x86_64")]
     fn staged(stage: &'a [u8], sides: (usize, usize), to: Rows) -> Unstaged<'a> {
+        Unstaged::staged_rows(stage, sides, stage.len() / sides.0, to)
+    }
+
+    /// [`staged`](Self::staged) from source rows `pitch` bytes apart (the first `sides.1`
+    /// slots of each).
+    #[cfg(target_arch = "x86_64")]
+    fn staged_rows(stage: &'a [u8], sides: (usize, usize), pitch: usize, to: Rows) -> Unstaged<'a> {
         Unstaged {
             src: (stage, 0),
             s: stage,
             buf: &mut [],
             sides,
-            from: Rows::even(stage.len() / sides.0),
+            from: Rows::even(pitch),
             to,
             ahead: 0,
             #[cfg(target_arch = "x86_64")]
@@ -2529,11 +2590,9 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
             let panel = matches!(form, Form::Lanes { .. })
                 && a.size * wa.size * b.size * wb.size * N > stream::PAGE;
             // Panels streamed into destination rows that are not whole lines apart carry their
-            // partial lines from block to block (`carry`), a slot a destination row. Measured
-            // (64 MiB, three alternating runs, GB/s): `bf16[50257,768]` transposed 5.1-5.4 ->
-            // 6.0-6.4, `f32[4099,4093]` 6.3-6.4 -> 6.6-6.9. Not where only the destination
-            // starts off a line (16 bytes past one: f32 and u8 `[4096,4096]`/`[8192,8192]`
-            // transposed lost 2-5%).
+            // partial lines from block to block (`carry`, which has the measurements), a slot
+            // a destination row. Not where only the destination starts off a line (16 bytes
+            // past one: f32 and u8 `[4096,4096]`/`[8192,8192]` transposed lost 2-5%).
             let pitch = b.dst * N;
             let carried = cfg!(target_arch = "x86_64")
                 && panel

@@ -68,7 +68,7 @@ impl Staging {
     /// where the allocator has no room for it.
     pub(crate) fn carried(rows: usize) -> Staging {
         let slots = rows.min(carry::MAX_SLOTS).next_power_of_two();
-        let lines = PANEL_LINES + PANEL_BYTES / LINE + carry::lines_for(slots);
+        let lines = PANEL_LINES + PANEL_BYTES / LINE + carry::ROWS + carry::lines_for(slots);
         match AlignedBuf::try_zeroed(PAGE + lines * LINE) {
             Some(buf) => Staging::Carried(buf),
             None => Staging::new(true),
