@@ -76,7 +76,8 @@ const L1_BYTES: usize = 64 << 10;
 const RUN: usize = 2;
 
 /// Where the carry of a panel's scratch starts, in lines (`stream::Staging::carried`): past a
-/// page, the panel's stage and a second stage.
+/// page, the panel's stage and a second stage (a panel, and a line before each of the
+/// `carry::ROWS` rows it holds at a time).
 const CARRY_AT: usize = stream::PANEL_LINES + stream::PANEL_BYTES / LINE + carry::ROWS;
 
 type BlockFn<const N: usize> = fn(&mut [[u8; N]], &[[u8; N]], Blocks, &mut Scratch);
