@@ -40,11 +40,13 @@ pub(crate) const ROWS: usize = 32;
 
 /// The most slots a carry has (1 MiB of lines): rows past it share slots, each displacing the
 /// other's line into memory with normal stores (correct, only slower).
-pub(crate) const MAX_SLOTS: usize = 1 << 14;
+const MAX_SLOTS: usize = 1 << 14;
 
-/// The lines of scratch that hold `slots` slots.
-pub(crate) const fn lines_for(slots: usize) -> usize {
-    (slots * SLOT_BYTES).div_ceil(LINE)
+/// The lines of scratch a carry for `rows` destination rows takes: a slot a row, rounded up to
+/// a power of two, at most [`MAX_SLOTS`] ([`Carry::new`] finds as many in them).
+pub(crate) const fn lines_for(rows: usize) -> usize {
+    let slots = if rows < MAX_SLOTS { rows } else { MAX_SLOTS };
+    (slots.next_power_of_two() * SLOT_BYTES).div_ceil(LINE)
 }
 
 /// The last lines held back, one slot per destination row (row `key` in slot `key` modulo

@@ -75,7 +75,7 @@ const L1_BYTES: usize = 64 << 10;
 /// best.
 const RUN: usize = 2;
 
-/// Where the carry of a panel's scratch starts, in lines (`stream::Staging::carried`): past a
+/// Where the carry of a panel's scratch starts, in lines (`stream::Staging::lines`): past a
 /// page, the panel's stage and a second stage (a panel, and a line before each of the
 /// `carry::ROWS` rows it holds at a time).
 const CARRY_AT: usize = stream::PANEL_LINES + stream::PANEL_BYTES / LINE + carry::ROWS;
@@ -421,7 +421,7 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
                 // slower, f32 rows -> `{0,1:T(8,128)}` 0.80 -> 0.62.) In cache, with plain
                 // stores, not through `buf` in 16-byte vectors: (8 MiB) f32 2-D transpose
                 // 0.23-0.25 -> 0.30 of memcpy, u8 rows -> `{0,1:T(8,128)}` 0.17-0.18 -> 0.21-0.22.
-                let mut t = Unstaged::staged(stage, (a, b), dst_rows);
+                let mut t = Unstaged::staged(stage, (a, b), src_len, dst_rows);
                 // SAFETY: the CPU has AVX2 (`direct` or `cached`); block `r`'s destination rows
                 // are whole lines (`whole_lines`); streamed (`direct`), `out` starts on a line
                 // and they start `r·ds + to(y)` bytes into it, a multiple of the line
@@ -664,32 +664,39 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
             let (row, rows) = (a * N, b.min(carry::ROWS));
             let per = fetch.as_ref().map_or(0, |f| f.lines.div_ceil(b));
             for y in (0..b).step_by(rows) {
-                let mut held = [false; carry::ROWS];
-                let rows_at = c.rows(r * ds, to, (y, rows));
-                for ((at, key), (held, ext)) in
-                    rows_at.zip(held.iter_mut().zip(c.stage.chunks_exact_mut(row + LINE)))
-                {
-                    *held = c.carry.lead(
-                        out,
-                        (at, key),
-                        (&mut ext[..LINE]).try_into().expect("a line"),
+                // Each row's place, number and whether its slot held its last line.
+                let mut each = [(0, 0, false); carry::ROWS];
+                let places = c.rows(r * ds, to, (y, rows));
+                let lines = c.stage.chunks_exact_mut(row + LINE);
+                for ((at, key), (each, ext)) in places.zip(each.iter_mut().zip(lines)) {
+                    let gap = (&mut ext[..LINE]).try_into().expect("a line");
+                    *each = (at, key, c.carry.lead(out, (at, key), gap));
+                }
+                let into = &mut c.stage[LINE..];
+                // SAFETY: the CPU has AVX2; `rows` (32, or all `b`) divides `b` and is a
+                // multiple of `M`; the second stage holds `rows` rows of `a·N` bytes, whole
+                // lines (the caller's contract), a line apart, not streamed.
+                unsafe {
+                    let even = (0, Rows::even(row + LINE));
+                    transpose_panel::<N, M, K, false>(
+                        stage,
+                        zipped,
+                        (a, b),
+                        (y, rows),
+                        into,
+                        even,
+                        None,
                     );
                 }
-                let into = &mut c.stage[LINE..(row + LINE) * rows];
-                // SAFETY: the CPU has AVX2; `rows` (32, or all `b`) divides `b` and is a
-                // multiple of every kernel's group of rows; the second stage holds `rows`
-                // rows of `a·N` bytes, whole lines (the caller's contract), a line apart.
-                unsafe {
-                    transpose_rows::<N, M, K>(stage, zipped, (a, b), (y, rows), into, row + LINE)
-                };
-                let rows_at = c.rows(r * ds, to, (y, rows));
-                for (k, ((at, key), ext)) in
-                    rows_at.zip(c.stage.chunks_exact(row + LINE)).enumerate()
+                for (k, (&(at, key, held), ext)) in each[..rows]
+                    .iter()
+                    .zip(c.stage.chunks_exact(row + LINE))
+                    .enumerate()
                 {
                     if let Some(f) = &fetch {
                         f.lines((y + k) * per..(y + k + 1) * per);
                     }
-                    c.carry.stream(out, (at, key), ext, held[k]);
+                    c.carry.stream(out, (at, key), ext, held);
                 }
             }
             continue;
@@ -697,7 +704,15 @@ unsafe fn panels<const N: usize, const M: usize, const K: usize, const STREAM: b
         // SAFETY: the CPU has AVX2; block `r`'s destination rows are whole lines, `r·ds +
         // to(y)` bytes into `out`, starting on its lines if `STREAM` (the caller's contract).
         unsafe {
-            transpose_panel::<N, M, K, STREAM>(stage, zipped, (a, b), out, (r * ds, to), fetch)
+            transpose_panel::<N, M, K, STREAM>(
+                stage,
+                zipped,
+                (a, b),
+                (0, b),
+                out,
+                (r * ds, to),
+                fetch,
+            )
         };
     }
 }
@@ -744,50 +759,13 @@ impl Carried<'_> {
 }
 
 /// Destination rows `y .. y + rows` of a panel's stage (`a` rows of `b` slots, zipped into
-/// words if `zipped`), transposed into `out`, `a · N` bytes each, `pitch` bytes apart.
-///
-/// # Safety
-/// The CPU has AVX2; `a · N` is whole lines; `rows` divides `b` and is a multiple of 32 / `N`
-/// and of `M`; `stage` is `a · b · N` bytes, `out` at least `(rows - 1) · pitch + a · N`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[allow(unsafe_code)]
-unsafe fn transpose_rows<const N: usize, const M: usize, const K: usize>(
-    stage: &[u8],
-    zipped: bool,
-    (a, b): (usize, usize),
-    (y, rows): (usize, usize),
-    out: &mut [u8],
-    pitch: usize,
-) {
-    let to = Rows::even(pitch);
-    if zipped {
-        // SAFETY: the CPU has AVX2; the stage is `a / 4` rows of `b` 4-byte words, of which
-        // words `y .. y + rows` are taken: `R = 8` divides `rows`, `16` divides `a / 4`
-        // (`zipped`); each destination row is `a` bytes, `a / 4` words.
-        unsafe {
-            squares::<4, 1, false>(&stage[y * 4..], (a / 4, rows, b * 4), out, (0, to), None)
-        };
-        return;
-    }
-    if N >= 4 && a.is_multiple_of(64 / N) {
-        // SAFETY: the CPU has AVX2, `N` is 4, 8 or 16 and `K` one of `for_group`'s, `R = 32 /
-        // N` divides `rows`, `2R` divides `a`; slots `y .. y + rows` of each stage row.
-        unsafe { squares::<N, K, false>(&stage[y * N..], (a, rows, b * N), out, (0, to), None) };
-        return;
-    }
-    let mut t = Unstaged::staged_rows(&stage[y * N..], (a, rows), b * N, to);
-    // SAFETY: the CPU has AVX2; each destination row is `a · N` bytes, whole lines, `pitch`
-    // apart in `out`; slots `y .. y + rows` of each stage row, `M` dividing `rows`.
-    unsafe { t.direct::<N, M, K, false>((0, 0), out) };
-}
-
-/// A panel's stage (`a` rows of `b` slots, zipped into words if `zipped`) transposed into its
-/// `b` destination rows, row `y` at `at + to.at(y)` bytes into `out` (`panels`).
+/// words if `zipped`) transposed, row `y + k` at `at + to.at(k)` bytes into `out` (`panels`),
+/// the lines of `fetch` prefetched meanwhile.
 ///
 /// # Safety
 /// The CPU has AVX2; the destination rows are whole lines, and if `STREAM` they start on
-/// lines of `out`, which starts on one; `stage` is `a · b · N` bytes.
+/// lines of `out`, which starts on one; `rows` divides `b` and `M` divides it; `stage` is
+/// `a · b · N` bytes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
@@ -795,29 +773,34 @@ unsafe fn transpose_panel<const N: usize, const M: usize, const K: usize, const 
     stage: &[u8],
     zipped: bool,
     (a, b): (usize, usize),
+    (y, rows): (usize, usize),
     out: &mut [u8],
     (at, to): (usize, Rows),
     fetch: Option<Fetch<'_>>,
 ) {
     if zipped {
-        // SAFETY: the CPU has AVX2; the stage is `a / 4` rows of `b` 4-byte words, `R =
-        // 8` divides `b` and `to`'s runs, `16` divides `a / 4`; destination rows are as
-        // the caller said, each `a` bytes: `a / 4` words.
-        unsafe { squares::<4, 1, STREAM>(stage, (a / 4, b, b * 4), out, (at, to), fetch) };
+        // SAFETY: the CPU has AVX2; the stage is `a / 4` rows of `b` 4-byte words, of which
+        // words `y .. y + rows` are taken: `R = 8` divides `rows` and `to`'s runs, `16`
+        // divides `a / 4`; destination rows are as the caller said, each `a` bytes: `a / 4`
+        // words.
+        let words = (a / 4, rows, b * 4);
+        unsafe { squares::<4, 1, STREAM>(&stage[y * 4..], words, out, (at, to), fetch) };
         return;
     }
     // Square blocks of 32-byte rows where they fit (`squares`), else 16-byte groups.
-    if N >= 4 && to.mask >= 32 / N - 1 && a.is_multiple_of(64 / N) && b.is_multiple_of(32 / N) {
+    if N >= 4 && to.mask >= 32 / N - 1 && a.is_multiple_of(64 / N) && rows.is_multiple_of(32 / N) {
         // SAFETY: the CPU has AVX2, `N` is 4, 8 or 16 (16 at most: `M·N = 16`) and `K` one
-        // of `for_group`'s, `R = 32 / N` divides `b` and `to`'s runs, `2R` divides `a`;
-        // destination rows are as the caller said.
-        unsafe { squares::<N, K, STREAM>(stage, (a, b, b * N), out, (at, to), fetch) };
+        // of `for_group`'s, `R = 32 / N` divides `rows` and `to`'s runs, `2R` divides `a`;
+        // slots `y .. y + rows` of each stage row; destination rows are as the caller said.
+        let slots = (a, rows, b * N);
+        unsafe { squares::<N, K, STREAM>(&stage[y * N..], slots, out, (at, to), fetch) };
         return;
     }
-    let mut t = Unstaged::staged(stage, (a, b), to);
+    let mut t = Unstaged::staged(&stage[y * N..], (a, rows), b * N, to);
     t.fetch = fetch;
-    // SAFETY: the CPU has AVX2; the destination rows are whole lines, `at + to(y)` bytes
-    // into `out`, starting on its lines if `STREAM` (the caller's contract).
+    // SAFETY: the CPU has AVX2; the destination rows are whole lines, `at + to(k)` bytes
+    // into `out`, starting on its lines if `STREAM` (the caller's contract); slots `y .. y +
+    // rows` of each stage row, `M` dividing `rows`.
     unsafe { t.direct::<N, M, K, STREAM>((at, 0), out) };
 }
 
@@ -1135,18 +1118,11 @@ struct Unstaged<'a> {
 }
 
 impl<'a> Unstaged<'a> {
-    /// A block whose source rows are the rows of `stage`, one after the other (`sides.0` rows
-    /// of `sides.1` slots), and whose destination rows are `to`: for [`direct`](Self::direct),
-    /// with nothing to prefetch and no scratch.
+    /// A block whose source rows are the rows of `stage`, `pitch` bytes apart (`sides.0` rows,
+    /// of which the first `sides.1` slots are taken), and whose destination rows are `to`: for
+    /// [`direct`](Self::direct), with nothing to prefetch and no scratch.
     #[cfg(target_arch = "x86_64")]
-    fn staged(stage: &'a [u8], sides: (usize, usize), to: Rows) -> Unstaged<'a> {
-        Unstaged::staged_rows(stage, sides, stage.len() / sides.0, to)
-    }
-
-    /// [`staged`](Self::staged) from source rows `pitch` bytes apart (the first `sides.1`
-    /// slots of each).
-    #[cfg(target_arch = "x86_64")]
-    fn staged_rows(stage: &'a [u8], sides: (usize, usize), pitch: usize, to: Rows) -> Unstaged<'a> {
+    fn staged(stage: &'a [u8], sides: (usize, usize), pitch: usize, to: Rows) -> Unstaged<'a> {
         Unstaged {
             src: (stage, 0),
             s: stage,
@@ -1324,6 +1300,7 @@ pub(crate) fn transpose_bytes_into_lines<'a>(
     let mut t = Unstaged::staged(
         &stage[..rows * len],
         (rows, len),
+        len,
         Rows::new(lo_rows, lo, hi),
     );
     t.fetch = fetch;
@@ -2601,7 +2578,9 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                 && pitch > 0
                 && !(pitch.is_multiple_of(LINE) && (wb.dst * N).is_multiple_of(LINE));
             let scratch: &mut Scratch = if carried {
-                full = stream::Staging::carried(size_of_val(dst) / pitch + 1);
+                full = stream::Staging::lines(
+                    CARRY_AT + carry::lines_for(size_of_val(dst) / pitch + 1),
+                );
                 full.get()
             } else if panel || stream || size_of_val(src) >= STAGED_BYTES {
                 full = stream::Staging::new(panel);

@@ -4,7 +4,7 @@
 //! And the other memory hints of large copies: a page-aligned scratch, and prefetches.
 #![allow(unsafe_code)]
 
-use super::{AlignedBuf, carry};
+use super::AlignedBuf;
 use alloc::boxed::Box;
 
 /// Copies of at least this many bytes in total use non-temporal stores: past it the data
@@ -45,8 +45,8 @@ pub(crate) const PANEL_CACHED_BYTES: usize = 1 << 20;
 pub(crate) const PANEL_LINES: usize = (PAGE + PANEL_BYTES) / LINE;
 
 /// A kernel's scratch of two pages ([`Lines`]), of a page and a panel ([`PANEL_LINES`]), or
-/// of a page, two panels and a carry (`carry::Carry`) of a slot per destination row:
-/// [`Staging::carried`].
+/// of as many lines as its kernel asks for ([`Staging::lines`]: a panel, a second one and a
+/// carry, `kernels::CARRY_AT`).
 pub(crate) enum Staging {
     Pages(Box<Lines>),
     Panel(Box<Lines<PANEL_LINES>>),
@@ -63,12 +63,9 @@ impl Staging {
         }
     }
 
-    /// A zeroed scratch of a page, a panel, a second panel and a carry of `rows` slots
-    /// (rounded up to a power of two, at most `carry::MAX_SLOTS`), or of a page and a panel
-    /// where the allocator has no room for it.
-    pub(crate) fn carried(rows: usize) -> Staging {
-        let slots = rows.min(carry::MAX_SLOTS).next_power_of_two();
-        let lines = PANEL_LINES + PANEL_BYTES / LINE + carry::ROWS + carry::lines_for(slots);
+    /// A zeroed scratch of `lines` lines from a page boundary, or of a page and a panel where
+    /// the allocator has no room for it.
+    pub(crate) fn lines(lines: usize) -> Staging {
         match AlignedBuf::try_zeroed(PAGE + lines * LINE) {
             Some(buf) => Staging::Carried(buf),
             None => Staging::new(true),
