@@ -333,6 +333,28 @@ pub(crate) fn packed_as_bytes(loops: &[Loop], dims: &[usize], bits: usize) -> Op
     grouped(loops, dims, 8 / bits)
 }
 
+/// The loops of a copy of `E(1)` or `E(2)` fields (`bits` on both sides) as loops of fields
+/// 2 or 4 bits wide, and that width, when the copy moves runs of a few fields whole on both
+/// sides (the loop of unit stride on both sides: the two rows of a `(2,1)` sub-tile of `E(1)`
+/// fields against a layout whose minor dim is theirs). A transpose of such pairs is then a
+/// transpose of `E(2)` fields in the block kernels, not runs of two bits one by one
+/// (measured, 32 MiB, GB/s, two alternating runs against the two steps through
+/// `T(8,128)E(1)`: u1 `{0,1:E(1)}` -> `T(8,128)(2,1)E(1)` 3.0-3.7 -> 3.7-5.0, back 2.4-4.0 ->
+/// 7.0-7.7; u2 `(2,1)E(2)` 5.4 -> 6.5-7.0, back 5.0-5.6 -> 6.5-10.3). `None` where there is no
+/// such loop or the runs would fill a byte (see [`packed_as_bytes`]).
+pub(crate) fn packed_as_fields(
+    loops: &[Loop],
+    dims: &[usize],
+    bits: usize,
+) -> Option<(Vec<Loop>, usize)> {
+    let unit = loops.iter().find(|l| (l.dst, l.src) == (1, 1))?;
+    let per = unit.size;
+    (matches!(bits, 1 | 2) && per.is_power_of_two() && per > 1 && per * bits <= 4)
+        .then(|| grouped(loops, dims, per))
+        .flatten()
+        .map(|loops| (loops, per * bits))
+}
+
 /// The loops of a copy of slots of `width` bytes as loops of wider slots, when the copy
 /// moves runs of a few slots whole on both sides: the loop of unit stride on both sides
 /// (pairs of `(2,1)` sub-tiles, or `(4,1)` and `(8,1)` groups of bytes) becomes one slot of
