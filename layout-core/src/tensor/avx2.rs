@@ -115,6 +115,20 @@ pub(crate) fn transpose_slots<const N: usize, const K: usize>(v: Y) -> Y {
             _mm256_shufflelo_epi16::<0xd8>(v.0),
         )),
         (16, 2) => Y(_mm256_shuffle_epi32::<0xd8>(v.0)),
+        (8, 4) => {
+            use core::arch::x86_64::{
+                _mm256_set1_epi64x, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_xor_si256,
+            };
+            let [m0, m1] = super::lanes::NIBBLE_SQUARE;
+            let (m0, m1) = (_mm256_set1_epi64x(m0 as i64), _mm256_set1_epi64x(m1 as i64));
+            let t = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi64::<24>(v.0), v.0), m0);
+            let x = _mm256_xor_si256(v.0, _mm256_xor_si256(t, _mm256_slli_epi64::<24>(t)));
+            let t = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi64::<12>(x), x), m1);
+            Y(_mm256_xor_si256(
+                x,
+                _mm256_xor_si256(t, _mm256_slli_epi64::<12>(t)),
+            ))
+        }
         (16, 4) => {
             let x = _mm256_unpacklo_epi8(v.0, _mm256_srli_si256::<8>(v.0));
             Y(_mm256_unpacklo_epi8(x, _mm256_srli_si256::<8>(x)))
@@ -594,4 +608,40 @@ fn words(v: [__m256i; 4]) -> [__m256i; 4] {
             _mm256_permute2x128_si256::<0x31>(a, b)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each 16-byte half of [`transpose_slots`] is [`lanes::transpose_slots`](super::super::lanes::transpose_slots) of it, for every
+    /// slot shape the kernels fold (`digits::folded`).
+    #[test]
+    #[allow(unsafe_code)]
+    fn slots_transpose_as_the_vector_kernels_do() {
+        use super::super::lanes;
+        if !available() {
+            return;
+        }
+        let bytes: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(0x9d) ^ 0x5a);
+        fn check<const N: usize, const K: usize>(bytes: &[u8; 32]) {
+            let mut out = [0u8; 32];
+            // SAFETY: the CPU has AVX2 (checked by the caller); 32 readable and writable bytes.
+            unsafe {
+                let v = transpose_slots::<N, K>(load(bytes.as_ptr()));
+                store::<false>(v, out.as_mut_ptr());
+            }
+            for half in 0..2 {
+                let mut want = [0u8; 16];
+                let from: &[u8; 16] = bytes[16 * half..][..16].try_into().expect("16 bytes");
+                lanes::store(lanes::transpose_slots::<N, K>(lanes::load(from)), &mut want);
+                assert_eq!(out[16 * half..][..16], want, "{N}-byte slots, {K} × {K}");
+            }
+        }
+        check::<2, 2>(&bytes);
+        check::<8, 2>(&bytes);
+        check::<8, 4>(&bytes);
+        check::<16, 2>(&bytes);
+        check::<16, 4>(&bytes);
+    }
 }

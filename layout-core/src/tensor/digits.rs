@@ -381,7 +381,11 @@ pub(crate) fn widened(loops: &[Loop], dims: &[usize], width: usize) -> Option<(V
 /// `{0,1:T(8,128)(2,1)}`), every other loop whole blocks on both sides and both dims whole
 /// numbers of `K`. Each block is then `K²` slots in a row on both sides, transposed within
 /// (`lanes::transpose_slots`): K = 2 for 2- and 4-byte slots and `E(4)` fields (2 × 2
-/// nibbles in 2 bytes), 4 for bytes. Measured, 64 MiB,
+/// nibbles in 2 bytes), 4 for bytes and for `E(4)` fields in `(4,1)` groups (4 × 4 nibbles in
+/// 8 bytes, `lanes::NIBBLE_SQUARE`; measured, GB/s, two alternating runs against the two
+/// steps through `T(8,128)E(4)`: `s4[8000,8000]` `T(8,128)(4,1)E(4)` -> `{0,1:T(8,128)(4,1)E(4)}`
+/// 4.2-4.3 -> 7.1-7.4, `s4[8192,8192]` 5.1-5.3 -> 8.2, `s4[8192,16384]` `T(32,128)(4,1)E(4)`
+/// 7.1-7.2 -> 11.5-11.9). Measured, 64 MiB,
 /// against 2×2 (4×4) blocks of slots one by one: bf16 `T(8,128)(2,1)` -> `{0,1:T(8,128)(2,1)}`
 /// 0.05 -> 1.00 of memcpy, s8 `T(32,128)(4,1)` -> `{0,1:T(32,128)(4,1)}` 0.07 -> 0.31, f32
 /// `(2,1)` 0.61; s4 `T(8,128)(2,1)E(4)` -> `{0,1:T(8,128)(2,1)E(4)}` 0.24 -> 0.61-0.72,
@@ -392,12 +396,15 @@ pub(crate) fn folded(
     bits: usize,
 ) -> Option<(Vec<Loop>, usize, usize)> {
     let find = |dst: usize, src: usize| loops.iter().position(|l| (l.dst, l.src) == (dst, src));
-    let k = match bits {
-        8 => 4,
-        4 | 16 | 32 => 2,
+    let ks: &[usize] = match bits {
+        8 => &[4],
+        4 => &[4, 2],
+        16 | 32 => &[2],
         _ => return None,
     };
-    let (x, y) = (find(1, k)?, find(k, 1)?);
+    let (k, (x, y)) = ks
+        .iter()
+        .find_map(|&k| Some((k, (find(1, k)?, find(k, 1)?))))?;
     let per = k * k;
     let whole = |l: &Loop| l.size == k && l.mult == 1 && dims[l.dim].is_multiple_of(k);
     if !whole(&loops[x]) || !whole(&loops[y]) {

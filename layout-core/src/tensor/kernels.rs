@@ -2374,6 +2374,7 @@ pub(crate) fn for_group<const N: usize, S: GroupShape<N>>(inner: usize) -> S::Ou
         (2, _) => S::at::<8, 1>(),
         (4, _) => S::at::<4, 1>(),
         (8, 2) => S::at::<2, 2>(),
+        (8, 4) => S::at::<2, 4>(),
         (8, _) => S::at::<2, 1>(),
         (_, 2) => S::at::<1, 2>(),
         (_, 4) => S::at::<1, 4>(),

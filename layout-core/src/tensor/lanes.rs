@@ -254,6 +254,16 @@ mod imp {
                     v.0,
                 ))),
                 (16, 2) => V(_mm_shuffle_epi32::<0xd8>(v.0)),
+                // 4 × 4 nibbles in each 8 bytes: two exchanges ([`NIBBLE_SQUARE`]).
+                (8, 4) => {
+                    use core::arch::x86_64::{_mm_set1_epi64x, _mm_slli_epi64, _mm_srli_epi64};
+                    let [m0, m1] = super::NIBBLE_SQUARE;
+                    let (m0, m1) = (_mm_set1_epi64x(m0 as i64), _mm_set1_epi64x(m1 as i64));
+                    let t = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64::<24>(v.0), v.0), m0);
+                    let x = _mm_xor_si128(v.0, _mm_xor_si128(t, _mm_slli_epi64::<24>(t)));
+                    let t = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64::<12>(x), x), m1);
+                    V(_mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64::<12>(t))))
+                }
                 (16, 4) => {
                     // Rows a b c d of 4 bytes: a0 c0 a1 c1 .. b3 d3, then a0 b0 c0 d0 ..
                     let x = _mm_unpacklo_epi8(v.0, _mm_srli_si128::<8>(v.0));
@@ -476,6 +486,14 @@ pub(crate) fn plane_masks<const G: usize>() -> [u64; 3] {
     })
 }
 
+/// The masks of the two exchanges that transpose a `4 × 4` block of nibbles in a
+/// little-endian `u64` (nibble `(i, j)` at bits `16i + 4j` to `(j, i)`), by 24 and 12 bits:
+/// `t = ((x >> shift) ^ x) & mask; x ^= t ^ (t << shift)`. The first swaps the two
+/// off-diagonal `2 × 2` quarters, the second the off-diagonal nibbles of each quarter (the
+/// `(4,1)` groups of `E(4)` fields against those of the transposed layout:
+/// `digits::folded`).
+pub(crate) const NIBBLE_SQUARE: [u64; 2] = [0x0000_0000_ff00_ff00, 0x0000_f0f0_0000_f0f0];
+
 /// `from` as a `k × k` block of elements of `from.len() / k²` bytes, transposed into `to`
 /// (element `(i, j)`, at `i·k + j`, to `j·k + i`): one slot of [`transpose_slots`]. Elements
 /// narrower than a byte (`E(4)` fields, 2 × 2 in 2 bytes) are bit fields of `8 · from.len()
@@ -681,6 +699,22 @@ mod tests {
         assert_eq!(out, want);
         for (to, from) in out.chunks_exact_mut(2).zip(bytes.chunks_exact(2)) {
             transpose_block(to, from, 2);
+        }
+        assert_eq!(out, want);
+        // 4×4 nibbles in 8-byte slots (`(4,1)` groups of `E(4)` fields): nibble `4i + j` of
+        // each slot to `4j + i`; here and field by field.
+        let nibble = |b: &[u8], n: usize| (b[n / 2] >> (4 * (n % 2))) & 0x0f;
+        let mut want = [0u8; 16];
+        for slot in 0..2 {
+            for (i, j) in (0..4).flat_map(|i| (0..4).map(move |j| (i, j))) {
+                let (to, from) = (8 * slot + (4 * j + i) / 2, 16 * slot + 4 * i + j);
+                want[to] |= nibble(&bytes, from) << (4 * ((4 * j + i) % 2));
+            }
+        }
+        store(transpose_slots::<8, 4>(load(&bytes)), &mut out);
+        assert_eq!(out, want);
+        for (to, from) in out.chunks_exact_mut(8).zip(bytes.chunks_exact(8)) {
+            transpose_block(to, from, 4);
         }
         assert_eq!(out, want);
     }
