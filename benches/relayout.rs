@@ -423,6 +423,18 @@ const CASES: &[Case] = &[
         "s4[8000,8000]{0,1:T(8,128)(4,1)E(4)}",
         TILED,
     ),
+    case(
+        "u2 E(2) T(8,128)(4,1) transposed",
+        "u2[8192,16384]{1,0:T(8,128)(4,1)E(2)}",
+        "u2[8192,16384]{0,1:T(8,128)(4,1)E(2)}",
+        TILED,
+    ),
+    case(
+        "u1 E(1) T(8,128)(4,1) transposed",
+        "u1[8192,32768]{1,0:T(8,128)(4,1)E(1)}",
+        "u1[8192,32768]{0,1:T(8,128)(4,1)E(1)}",
+        TILED,
+    ),
 ];
 
 /// Reads one word of every cache line of `flush`, evicting the copy's buffers.

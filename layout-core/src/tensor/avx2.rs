@@ -115,26 +115,32 @@ pub(crate) fn transpose_slots<const N: usize, const K: usize>(v: Y) -> Y {
             _mm256_shufflelo_epi16::<0xd8>(v.0),
         )),
         (16, 2) => Y(_mm256_shuffle_epi32::<0xd8>(v.0)),
-        (8, 4) => {
-            use core::arch::x86_64::{
-                _mm256_set1_epi64x, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_xor_si256,
-            };
-            let [m0, m1] = super::lanes::NIBBLE_SQUARE;
-            let (m0, m1) = (_mm256_set1_epi64x(m0 as i64), _mm256_set1_epi64x(m1 as i64));
-            let t = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi64::<24>(v.0), v.0), m0);
-            let x = _mm256_xor_si256(v.0, _mm256_xor_si256(t, _mm256_slli_epi64::<24>(t)));
-            let t = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi64::<12>(x), x), m1);
-            Y(_mm256_xor_si256(
-                x,
-                _mm256_xor_si256(t, _mm256_slli_epi64::<12>(t)),
-            ))
-        }
+        (8, 4) => Y(square::<24, 12>(v.0, super::lanes::FIELD_SQUARES[0])),
+        (4, 4) => Y(square::<12, 6>(v.0, super::lanes::FIELD_SQUARES[1])),
+        (2, 4) => Y(square::<6, 3>(v.0, super::lanes::FIELD_SQUARES[2])),
         (16, 4) => {
             let x = _mm256_unpacklo_epi8(v.0, _mm256_srli_si256::<8>(v.0));
             Y(_mm256_unpacklo_epi8(x, _mm256_srli_si256::<8>(x)))
         }
         _ => v,
     }
+}
+
+/// The two exchanges of a square of fields
+/// ([`lanes::FIELD_SQUARES`](super::lanes::FIELD_SQUARES)), by `S0` then `S1` bits under
+/// `masks`, in each 64-bit lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn square<const S0: i32, const S1: i32>(x: __m256i, masks: [u64; 2]) -> __m256i {
+    use core::arch::x86_64::{
+        _mm256_set1_epi64x, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_xor_si256,
+    };
+    let m = _mm256_set1_epi64x(masks[0] as i64);
+    let t = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi64::<S0>(x), x), m);
+    let x = _mm256_xor_si256(x, _mm256_xor_si256(t, _mm256_slli_epi64::<S0>(t)));
+    let m = _mm256_set1_epi64x(masks[1] as i64);
+    let t = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi64::<S1>(x), x), m);
+    _mm256_xor_si256(x, _mm256_xor_si256(t, _mm256_slli_epi64::<S1>(t)))
 }
 
 /// Per byte: the low nibbles of `a` and `b` together, and the high ones (as
@@ -641,6 +647,8 @@ mod tests {
         check::<2, 2>(&bytes);
         check::<8, 2>(&bytes);
         check::<8, 4>(&bytes);
+        check::<4, 4>(&bytes);
+        check::<2, 4>(&bytes);
         check::<16, 2>(&bytes);
         check::<16, 4>(&bytes);
     }

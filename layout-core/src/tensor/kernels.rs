@@ -2371,7 +2371,9 @@ pub(crate) fn for_group<const N: usize, S: GroupShape<N>>(inner: usize) -> S::Ou
     match (N, inner) {
         (1, _) => S::at::<16, 1>(),
         (2, 2) => S::at::<8, 2>(),
+        (2, 4) => S::at::<8, 4>(),
         (2, _) => S::at::<8, 1>(),
+        (4, 4) => S::at::<4, 4>(),
         (4, _) => S::at::<4, 1>(),
         (8, 2) => S::at::<2, 2>(),
         (8, 4) => S::at::<2, 4>(),

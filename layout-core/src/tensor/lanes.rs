@@ -254,16 +254,11 @@ mod imp {
                     v.0,
                 ))),
                 (16, 2) => V(_mm_shuffle_epi32::<0xd8>(v.0)),
-                // 4 × 4 nibbles in each 8 bytes: two exchanges ([`NIBBLE_SQUARE`]).
-                (8, 4) => {
-                    use core::arch::x86_64::{_mm_set1_epi64x, _mm_slli_epi64, _mm_srli_epi64};
-                    let [m0, m1] = super::NIBBLE_SQUARE;
-                    let (m0, m1) = (_mm_set1_epi64x(m0 as i64), _mm_set1_epi64x(m1 as i64));
-                    let t = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64::<24>(v.0), v.0), m0);
-                    let x = _mm_xor_si128(v.0, _mm_xor_si128(t, _mm_slli_epi64::<24>(t)));
-                    let t = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64::<12>(x), x), m1);
-                    V(_mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64::<12>(t))))
-                }
+                // 4 × 4 fields of 4, 2 or 1 bits in each 8, 4 or 2 bytes: two exchanges
+                // ([`FIELD_SQUARES`]).
+                (8, 4) => V(square::<24, 12>(v.0, super::FIELD_SQUARES[0])),
+                (4, 4) => V(square::<12, 6>(v.0, super::FIELD_SQUARES[1])),
+                (2, 4) => V(square::<6, 3>(v.0, super::FIELD_SQUARES[2])),
                 (16, 4) => {
                     // Rows a b c d of 4 bytes: a0 c0 a1 c1 .. b3 d3, then a0 b0 c0 d0 ..
                     let x = _mm_unpacklo_epi8(v.0, _mm_srli_si128::<8>(v.0));
@@ -271,6 +266,22 @@ mod imp {
                 }
                 _ => v,
             }
+        }
+    }
+
+    /// The two exchanges of a square of fields ([`FIELD_SQUARES`]), by `S0` then `S1` bits
+    /// under `masks`, in each 64-bit lane.
+    #[inline(always)]
+    fn square<const S0: i32, const S1: i32>(x: __m128i, masks: [u64; 2]) -> __m128i {
+        use core::arch::x86_64::{_mm_set1_epi64x, _mm_slli_epi64, _mm_srli_epi64};
+        // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
+        unsafe {
+            let m = _mm_set1_epi64x(masks[0] as i64);
+            let t = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64::<S0>(x), x), m);
+            let x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64::<S0>(t)));
+            let m = _mm_set1_epi64x(masks[1] as i64);
+            let t = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64::<S1>(x), x), m);
+            _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64::<S1>(t)))
         }
     }
 
@@ -486,13 +497,17 @@ pub(crate) fn plane_masks<const G: usize>() -> [u64; 3] {
     })
 }
 
-/// The masks of the two exchanges that transpose a `4 × 4` block of nibbles in a
-/// little-endian `u64` (nibble `(i, j)` at bits `16i + 4j` to `(j, i)`), by 24 and 12 bits:
-/// `t = ((x >> shift) ^ x) & mask; x ^= t ^ (t << shift)`. The first swaps the two
-/// off-diagonal `2 × 2` quarters, the second the off-diagonal nibbles of each quarter (the
-/// `(4,1)` groups of `E(4)` fields against those of the transposed layout:
-/// `digits::folded`).
-pub(crate) const NIBBLE_SQUARE: [u64; 2] = [0x0000_0000_ff00_ff00, 0x0000_f0f0_0000_f0f0];
+/// The masks of the two exchanges that transpose a `4 × 4` block of fields of 4, 2 or 1 bits
+/// (a slot of 8, 4 or 2 bytes; field `(i, j)` at bits `b·(4i + j)` to `(j, i)`, little-endian),
+/// in every slot of a `u64` at once: by `12b` bits then `3b`, `t = ((x >> shift) ^ x) & mask;
+/// x ^= t ^ (t << shift)`. The first swaps the two off-diagonal `2 × 2` quarters, the second
+/// the off-diagonal fields of each quarter: the `(4,1)` groups of `E(4)`, `E(2)` and `E(1)`
+/// fields against those of the transposed layout (`digits::folded`).
+pub(crate) const FIELD_SQUARES: [[u64; 2]; 3] = [
+    [0x0000_0000_ff00_ff00, 0x0000_f0f0_0000_f0f0],
+    [0x0000_f0f0_0000_f0f0, 0x00cc_00cc_00cc_00cc],
+    [0x00cc_00cc_00cc_00cc, 0x0a0a_0a0a_0a0a_0a0a],
+];
 
 /// `from` as a `k × k` block of elements of `from.len() / k²` bytes, transposed into `to`
 /// (element `(i, j)`, at `i·k + j`, to `j·k + i`): one slot of [`transpose_slots`]. Elements
@@ -717,6 +732,28 @@ mod tests {
             transpose_block(to, from, 4);
         }
         assert_eq!(out, want);
+        // 4×4 fields of 2 and 1 bits in 4- and 2-byte slots: against field-by-field moves.
+        fn squared<const N: usize>(bytes: &[u8; 16]) -> [u8; 16] {
+            let bits = 8 * N / 16;
+            let field = |n: usize| (bytes[n * bits / 8] >> (n * bits % 8)) & ((1 << bits) - 1);
+            let mut want = [0u8; 16];
+            for slot in 0..16 / N {
+                for (i, j) in (0..4).flat_map(|i| (0..4).map(move |j| (i, j))) {
+                    let to = 16 * slot + 4 * j + i;
+                    want[to * bits / 8] |= field(16 * slot + 4 * i + j) << (to * bits % 8);
+                }
+            }
+            want
+        }
+        store(transpose_slots::<4, 4>(load(&bytes)), &mut out);
+        assert_eq!(out, squared::<4>(&bytes));
+        store(transpose_slots::<2, 4>(load(&bytes)), &mut out);
+        assert_eq!(out, squared::<2>(&bytes));
+        assert_eq!(
+            squared::<8>(&bytes),
+            want,
+            "the reference agrees on nibbles"
+        );
     }
 
     #[test]
