@@ -115,6 +115,7 @@ pub(crate) fn transpose_slots<const N: usize, const K: usize>(v: Y) -> Y {
             _mm256_shufflelo_epi16::<0xd8>(v.0),
         )),
         (16, 2) => Y(_mm256_shuffle_epi32::<0xd8>(v.0)),
+        (1, 2) => Y(exchange_bits::<2>(v.0, super::lanes::CRUMB_PAIRS)),
         (8, 4) => Y(square::<24, 12>(v.0, super::lanes::FIELD_SQUARES[0])),
         (4, 4) => Y(square::<12, 6>(v.0, super::lanes::FIELD_SQUARES[1])),
         (2, 4) => Y(square::<6, 3>(v.0, super::lanes::FIELD_SQUARES[2])),
@@ -132,15 +133,19 @@ pub(crate) fn transpose_slots<const N: usize, const K: usize>(v: Y) -> Y {
 #[inline]
 #[target_feature(enable = "avx2")]
 fn square<const S0: i32, const S1: i32>(x: __m256i, masks: [u64; 2]) -> __m256i {
+    exchange_bits::<S1>(exchange_bits::<S0>(x, masks[0]), masks[1])
+}
+
+/// In each 64-bit lane, the bits under `mask` exchanged with those `S` bits above them.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn exchange_bits<const S: i32>(x: __m256i, mask: u64) -> __m256i {
     use core::arch::x86_64::{
         _mm256_set1_epi64x, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_xor_si256,
     };
-    let m = _mm256_set1_epi64x(masks[0] as i64);
-    let t = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi64::<S0>(x), x), m);
-    let x = _mm256_xor_si256(x, _mm256_xor_si256(t, _mm256_slli_epi64::<S0>(t)));
-    let m = _mm256_set1_epi64x(masks[1] as i64);
-    let t = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi64::<S1>(x), x), m);
-    _mm256_xor_si256(x, _mm256_xor_si256(t, _mm256_slli_epi64::<S1>(t)))
+    let m = _mm256_set1_epi64x(mask as i64);
+    let t = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi64::<S>(x), x), m);
+    _mm256_xor_si256(x, _mm256_xor_si256(t, _mm256_slli_epi64::<S>(t)))
 }
 
 /// Per byte: the low nibbles of `a` and `b` together, and the high ones (as
@@ -644,6 +649,7 @@ mod tests {
                 assert_eq!(out[16 * half..][..16], want, "{N}-byte slots, {K} × {K}");
             }
         }
+        check::<1, 2>(&bytes);
         check::<2, 2>(&bytes);
         check::<8, 2>(&bytes);
         check::<8, 4>(&bytes);

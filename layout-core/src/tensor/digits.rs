@@ -381,13 +381,15 @@ pub(crate) fn widened(loops: &[Loop], dims: &[usize], width: usize) -> Option<(V
 /// `{0,1:T(8,128)(2,1)}`), every other loop whole blocks on both sides and both dims whole
 /// numbers of `K`. Each block is then `K²` slots in a row on both sides, transposed within
 /// (`lanes::transpose_slots`): K = 2 for 2- and 4-byte slots and `E(4)` fields (2 × 2
-/// nibbles in 2 bytes), 4 for bytes and for `E(4)`, `E(2)` and `E(1)` fields in `(4,1)`
+/// nibbles in 2 bytes) and `E(2)` fields (2 × 2 in a byte, `lanes::CRUMB_PAIRS`), 4 for
+/// bytes and for `E(4)`, `E(2)` and `E(1)` fields in `(4,1)`
 /// groups (4 × 4 fields in 8, 4 and 2 bytes, `lanes::FIELD_SQUARES`; measured, GB/s, two
 /// alternating runs against the two steps through `T(8,128)E(n)`: `s4[8000,8000]`
 /// `T(8,128)(4,1)E(4)` -> `{0,1:T(8,128)(4,1)E(4)}` 4.2-4.3 -> 7.1-7.4, `s4[8192,8192]` 5.1-5.3
 /// -> 8.2, `s4[8192,16384]` `T(32,128)(4,1)E(4)` 7.1-7.2 -> 11.5-11.9; `u2[8192,16384]`
 /// 0.7-1.1 -> 7.0-7.6, `u2[8000,16000]` 0.6-1.0 -> 3.8-4.7, `u1[8192,32768]` 0.22-0.27 ->
-/// 5.3-5.8). Measured, 64 MiB,
+/// 5.3-5.8; `(2,1)` pairs of `E(2)`, 2 × 2 in a byte, `u2[8192,16384]` 5.0-5.1 -> 5.4-6.2
+/// against the three steps through bytes, `u2[8000,16000]` 0.01 -> 1.1). Measured, 64 MiB,
 /// against 2×2 (4×4) blocks of slots one by one: bf16 `T(8,128)(2,1)` -> `{0,1:T(8,128)(2,1)}`
 /// 0.05 -> 1.00 of memcpy, s8 `T(32,128)(4,1)` -> `{0,1:T(32,128)(4,1)}` 0.07 -> 0.31, f32
 /// `(2,1)` 0.61; s4 `T(8,128)(2,1)E(4)` -> `{0,1:T(8,128)(2,1)E(4)}` 0.24 -> 0.61-0.72,
@@ -399,8 +401,8 @@ pub(crate) fn folded(
 ) -> Option<(Vec<Loop>, usize, usize)> {
     let find = |dst: usize, src: usize| loops.iter().position(|l| (l.dst, l.src) == (dst, src));
     let ks: &[usize] = match bits {
-        8 | 2 | 1 => &[4],
-        4 => &[4, 2],
+        8 | 1 => &[4],
+        4 | 2 => &[4, 2],
         16 | 32 => &[2],
         _ => return None,
     };

@@ -2369,6 +2369,7 @@ pub(crate) trait GroupShape<const N: usize> {
 /// `inner × inner` elements (see `Form::Lanes`): one vector a row, so `16 / N` rows a group.
 pub(crate) fn for_group<const N: usize, S: GroupShape<N>>(inner: usize) -> S::Out {
     match (N, inner) {
+        (1, 2) => S::at::<16, 2>(),
         (1, _) => S::at::<16, 1>(),
         (2, 2) => S::at::<8, 2>(),
         (2, 4) => S::at::<8, 4>(),

@@ -256,6 +256,7 @@ mod imp {
                 (16, 2) => V(_mm_shuffle_epi32::<0xd8>(v.0)),
                 // 4 × 4 fields of 4, 2 or 1 bits in each 8, 4 or 2 bytes: two exchanges
                 // ([`FIELD_SQUARES`]).
+                (1, 2) => V(exchange::<2>(v.0, super::CRUMB_PAIRS)),
                 (8, 4) => V(square::<24, 12>(v.0, super::FIELD_SQUARES[0])),
                 (4, 4) => V(square::<12, 6>(v.0, super::FIELD_SQUARES[1])),
                 (2, 4) => V(square::<6, 3>(v.0, super::FIELD_SQUARES[2])),
@@ -273,15 +274,18 @@ mod imp {
     /// under `masks`, in each 64-bit lane.
     #[inline(always)]
     fn square<const S0: i32, const S1: i32>(x: __m128i, masks: [u64; 2]) -> __m128i {
+        exchange::<S1>(exchange::<S0>(x, masks[0]), masks[1])
+    }
+
+    /// In each 64-bit lane, the bits under `mask` exchanged with those `S` bits above them.
+    #[inline(always)]
+    fn exchange<const S: i32>(x: __m128i, mask: u64) -> __m128i {
         use core::arch::x86_64::{_mm_set1_epi64x, _mm_slli_epi64, _mm_srli_epi64};
         // SAFETY: register-only SSE2 instructions, part of the x86_64 baseline.
         unsafe {
-            let m = _mm_set1_epi64x(masks[0] as i64);
-            let t = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64::<S0>(x), x), m);
-            let x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64::<S0>(t)));
-            let m = _mm_set1_epi64x(masks[1] as i64);
-            let t = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64::<S1>(x), x), m);
-            _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64::<S1>(t)))
+            let m = _mm_set1_epi64x(mask as i64);
+            let t = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64::<S>(x), x), m);
+            _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64::<S>(t)))
         }
     }
 
@@ -496,6 +500,11 @@ pub(crate) fn plane_masks<const G: usize>() -> [u64; 3] {
         byte * 0x0101_0101_0101_0101
     })
 }
+
+/// The mask of the exchange that transposes a `2 × 2` block of 2-bit fields in each byte
+/// (fields 1 and 2 swapped, by 2 bits): the `(2,1)` pairs of `E(2)` fields against those of
+/// the transposed layout (`digits::folded`).
+pub(crate) const CRUMB_PAIRS: u64 = 0x0c0c_0c0c_0c0c_0c0c;
 
 /// The masks of the two exchanges that transpose a `4 × 4` block of fields of 4, 2 or 1 bits
 /// (a slot of 8, 4 or 2 bytes; field `(i, j)` at bits `b·(4i + j)` to `(j, i)`, little-endian),
@@ -745,15 +754,25 @@ mod tests {
             }
             want
         }
-        store(transpose_slots::<4, 4>(load(&bytes)), &mut out);
-        assert_eq!(out, squared::<4>(&bytes));
-        store(transpose_slots::<2, 4>(load(&bytes)), &mut out);
-        assert_eq!(out, squared::<2>(&bytes));
         assert_eq!(
             squared::<8>(&bytes),
             want,
             "the reference agrees on nibbles"
         );
+        store(transpose_slots::<4, 4>(load(&bytes)), &mut out);
+        assert_eq!(out, squared::<4>(&bytes));
+        store(transpose_slots::<2, 4>(load(&bytes)), &mut out);
+        assert_eq!(out, squared::<2>(&bytes));
+        // 2×2 fields of 2 bits in each byte: fields 1 and 2 swapped.
+        let want: [u8; 16] = core::array::from_fn(|i| {
+            (bytes[i] & 0xc3) | (bytes[i] & 0x0c) << 2 | (bytes[i] & 0x30) >> 2
+        });
+        store(transpose_slots::<1, 2>(load(&bytes)), &mut out);
+        assert_eq!(out, want);
+        for (to, from) in out.chunks_exact_mut(1).zip(bytes.chunks_exact(1)) {
+            transpose_block(to, from, 2);
+        }
+        assert_eq!(out, want);
     }
 
     #[test]

@@ -2140,8 +2140,8 @@ mod tests {
 
     /// `(4,1)` groups of `E(4)`, `E(2)` and `E(1)` fields against those of the transposed
     /// layout go in one step as 8-, 4- and 2-byte slots, each a `4 × 4` block of fields
-    /// transposed within (`digits::folded`,
-    /// `lanes::FIELD_SQUARES`), peeled where the tiles overhang: every field in place both
+    /// transposed within, `(2,1)` pairs of `E(2)` fields as bytes of `2 × 2` (`digits::folded`,
+    /// `lanes::FIELD_SQUARES`, `lanes::CRUMB_PAIRS`), peeled where the tiles overhang: every field in place both
     /// ways, streamed or not, with and without AVX2.
     #[test]
     fn nibble_squares_fold_into_words() {
@@ -2170,13 +2170,17 @@ mod tests {
                 "s2[1000,1000]{1,0:T(8,128)(4,1)E(2)}",
                 "s2[1000,1000]{0,1:T(8,128)(4,1)E(2)}",
             ),
+            (
+                "u2[512,1024]{1,0:T(8,128)(2,1)E(2)}",
+                "u2[512,1024]{0,1:T(8,128)(2,1)E(2)}",
+            ),
         ] {
             for (x, y) in [(a, b), (b, a)] {
                 let plan =
                     CopyPlan::new(&parse_array(x).unwrap(), &parse_array(y).unwrap()).unwrap();
                 let folded = |how: &How| {
                     matches!(how, How::Words { nest, .. }
-                        if matches!(nest.kernel, Kernel::Block { form: Form::Lanes { inner: 4, .. }, .. }))
+                        if matches!(nest.kernel, Kernel::Block { form: Form::Lanes { inner: 2.., .. }, .. }))
                 };
                 let found = match &plan.how {
                     How::Peeled(p) => folded(&p.interior.how),
