@@ -255,7 +255,7 @@ mod imp {
                 ))),
                 (16, 2) => V(_mm_shuffle_epi32::<0xd8>(v.0)),
                 // 4 × 4 fields of 4, 2 or 1 bits in each 8, 4 or 2 bytes: two exchanges
-                // ([`FIELD_SQUARES`]).
+                // ([`FIELD_SQUARES`](super::FIELD_SQUARES)).
                 (1, 2) => V(exchange::<2>(v.0, super::CRUMB_PAIRS)),
                 (8, 4) => V(square::<24, 12>(v.0, super::FIELD_SQUARES[0])),
                 (4, 4) => V(square::<12, 6>(v.0, super::FIELD_SQUARES[1])),
@@ -270,7 +270,7 @@ mod imp {
         }
     }
 
-    /// The two exchanges of a square of fields ([`FIELD_SQUARES`]), by `S0` then `S1` bits
+    /// The two exchanges of a square of fields ([`FIELD_SQUARES`](super::FIELD_SQUARES)), by `S0` then `S1` bits
     /// under `masks`, in each 64-bit lane.
     #[inline(always)]
     fn square<const S0: i32, const S1: i32>(x: __m128i, masks: [u64; 2]) -> __m128i {
@@ -504,6 +504,7 @@ pub(crate) fn plane_masks<const G: usize>() -> [u64; 3] {
 /// The mask of the exchange that transposes a `2 × 2` block of 2-bit fields in each byte
 /// (fields 1 and 2 swapped, by 2 bits): the `(2,1)` pairs of `E(2)` fields against those of
 /// the transposed layout (`digits::folded`).
+#[cfg(target_arch = "x86_64")]
 pub(crate) const CRUMB_PAIRS: u64 = 0x0c0c_0c0c_0c0c_0c0c;
 
 /// The masks of the two exchanges that transpose a `4 × 4` block of fields of 4, 2 or 1 bits
@@ -512,6 +513,7 @@ pub(crate) const CRUMB_PAIRS: u64 = 0x0c0c_0c0c_0c0c_0c0c;
 /// x ^= t ^ (t << shift)`. The first swaps the two off-diagonal `2 × 2` quarters, the second
 /// the off-diagonal fields of each quarter: the `(4,1)` groups of `E(4)`, `E(2)` and `E(1)`
 /// fields against those of the transposed layout (`digits::folded`).
+#[cfg(target_arch = "x86_64")]
 pub(crate) const FIELD_SQUARES: [[u64; 2]; 3] = [
     [0x0000_0000_ff00_ff00, 0x0000_f0f0_0000_f0f0],
     [0x0000_f0f0_0000_f0f0, 0x00cc_00cc_00cc_00cc],
