@@ -625,7 +625,7 @@ fn words(v: [__m256i; 4]) -> [__m256i; 4] {
 mod tests {
     use super::*;
 
-    /// Each 16-byte half of [`transpose_slots`] is [`lanes::transpose_slots`](super::super::lanes::transpose_slots) of it, for every
+    /// Each 16-byte half of [`transpose_slots`] is `lanes::transpose_slots` of it, for every
     /// slot shape the kernels fold (`digits::folded`).
     #[test]
     #[allow(unsafe_code)]

@@ -1751,13 +1751,17 @@ impl BitFields {
             #[cfg(not(target_arch = "x86_64"))]
             let spread_next = false;
             // Source row `x` of the next block, fetched.
-            let fetch = |x: usize| {
-                if let Some(n) = next.filter(|_| !spread_next) {
+            // The source row at `at` bytes from a block's corner, in the next block. (By value,
+            // as `from`: the planes' rows call it once each.)
+            let ahead = next.filter(|_| !spread_next);
+            let fetch_at = move |at: usize| {
+                if let Some(n) = ahead {
                     for k in (0..row).step_by(LINE) {
-                        stream::prefetch(src, n + from(x) + k);
+                        stream::prefetch(src, n + at + k);
                     }
                 }
             };
+            let fetch = |x: usize| fetch_at(from(x));
             for x0 in (0..rows).step_by(chunk) {
                 // A block staged whole: rows zipped into words of fields (eight of `E(4)`, a
                 // plane of every 4th or 8th field of 16 or 32 of `E(2)` and `E(1)`), in
@@ -1789,14 +1793,9 @@ impl BitFields {
                     // 64 MiB 3.3 -> 4.8-5.4; u2 4.9 -> 10.5, 4.3 -> 6.4; with `(2,1)` sub-tiles
                     // (through `T(8,128)`) u1 2.1-2.3 -> 3.0-3.7, u2 3.4 -> 5.4.
                     let n = chunk / g;
-                    let ahead = next.filter(|_| !spread_next);
                     let source = move |x: usize| {
                         let at = from(x0 + x);
-                        if let Some(n) = ahead {
-                            for k in (0..row).step_by(LINE) {
-                                stream::prefetch(src, n + at + k);
-                            }
-                        }
+                        fetch_at(at);
                         &src[s0 + at..][..row]
                     };
                     stage_planes(stage, (n, width), bits, source);

@@ -15,7 +15,7 @@
 //!
 //! Measured (64 MiB, three alternating runs, GB/s, against the plain stores before):
 //! `bf16[50257,768]` transposed 5.1-5.4 -> 6.0-6.4 with each row's partial lines completed
-//! in place, 6.4-6.7 in this form; `f32[4099,4093]` 6.3-6.4 -> 6.6-7.0. Still short of the
+//! in place, 6.4-7.1 in this form; `f32[4099,4093]` 6.3-6.4 -> 6.6-7.0. Still short of the
 //! transposes whose rows start on lines (`bf16[50176,768]` 10-11 GB/s, straight from the
 //! registers): forced onto rows that start on lines, this path ran 7.0-7.3 GB/s there, the
 //! pass through the stage its cost. Carrying inside the kernels instead (each 64 bytes of a

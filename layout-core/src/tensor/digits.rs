@@ -382,8 +382,8 @@ pub(crate) fn widened(loops: &[Loop], dims: &[usize], width: usize) -> Option<(V
 /// numbers of `K`. Each block is then `K²` slots in a row on both sides, transposed within
 /// (`lanes::transpose_slots`): K = 2 for 2- and 4-byte slots and `E(4)` fields (2 × 2
 /// nibbles in 2 bytes) and `E(2)` fields (2 × 2 in a byte, `lanes::CRUMB_PAIRS`), 4 for
-/// bytes and for `E(4)`, `E(2)` and `E(1)` fields in `(4,1)`
-/// groups (4 × 4 fields in 8, 4 and 2 bytes, `lanes::FIELD_SQUARES`; measured, GB/s, two
+/// bytes and for `E(4)`, `E(2)` and `E(1)` fields in `(4,1)` groups (4 × 4 fields in 8, 4
+/// and 2 bytes, `lanes::FIELD_SQUARES`; measured, GB/s, two
 /// alternating runs against the two steps through `T(8,128)E(n)`: `s4[8000,8000]`
 /// `T(8,128)(4,1)E(4)` -> `{0,1:T(8,128)(4,1)E(4)}` 4.2-4.3 -> 7.1-7.4, `s4[8192,8192]` 5.1-5.3
 /// -> 8.2, `s4[8192,16384]` `T(32,128)(4,1)E(4)` 7.1-7.2 -> 11.5-11.9; `u2[8192,16384]`

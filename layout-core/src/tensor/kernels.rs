@@ -34,6 +34,9 @@ struct Blocks {
     /// around the leaf's), 0 if there is none: how far ahead a block prefetches.
     ahead: usize,
     stream: bool,
+    /// Whether streamed destination rows that are not whole lines apart carry their partial
+    /// lines from block to block, in the scratch past [`CARRY_AT`] (see [`copy`]).
+    carried: bool,
     /// The long side of an interleaving block.
     len: usize,
     /// The sides of a block of whole vectors: `a` destination-contiguous slots by `b`
@@ -280,7 +283,8 @@ fn lanes_of<const N: usize, const M: usize, const WIDE: bool, const K: usize>(
     {
         let (from, reps) = ((src, s0, s0 + at.ahead * N), (at.reps, ds, ss));
         let sides = (src_rows, dst_rows);
-        if at.stream && !on_lines && scratch.len() > CARRY_AT {
+        // (The scratch is a plain panel's where the carry's could not be allocated.)
+        if at.carried && !on_lines && scratch.len() > CARRY_AT {
             let (panels_of, rest) = scratch.split_at_mut(CARRY_AT);
             let stages =
                 panels_of.as_flattened_mut()[stream::PAGE..].split_at_mut(stream::PANEL_BYTES);
@@ -2604,6 +2608,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                 step,
                 ahead,
                 stream,
+                carried,
                 len: match form {
                     Form::Zip => b.size,
                     Form::Unzip => a.size,

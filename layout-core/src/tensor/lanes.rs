@@ -254,9 +254,11 @@ mod imp {
                     v.0,
                 ))),
                 (16, 2) => V(_mm_shuffle_epi32::<0xd8>(v.0)),
+                // 2 × 2 fields of 2 bits in each byte: one exchange
+                // ([`CRUMB_PAIRS`](super::CRUMB_PAIRS)).
+                (1, 2) => V(exchange::<2>(v.0, super::CRUMB_PAIRS)),
                 // 4 × 4 fields of 4, 2 or 1 bits in each 8, 4 or 2 bytes: two exchanges
                 // ([`FIELD_SQUARES`](super::FIELD_SQUARES)).
-                (1, 2) => V(exchange::<2>(v.0, super::CRUMB_PAIRS)),
                 (8, 4) => V(square::<24, 12>(v.0, super::FIELD_SQUARES[0])),
                 (4, 4) => V(square::<12, 6>(v.0, super::FIELD_SQUARES[1])),
                 (2, 4) => V(square::<6, 3>(v.0, super::FIELD_SQUARES[2])),
@@ -270,8 +272,8 @@ mod imp {
         }
     }
 
-    /// The two exchanges of a square of fields ([`FIELD_SQUARES`](super::FIELD_SQUARES)), by `S0` then `S1` bits
-    /// under `masks`, in each 64-bit lane.
+    /// The two exchanges of a square of fields ([`FIELD_SQUARES`](super::FIELD_SQUARES)), by
+    /// `S0` then `S1` bits under `masks`, in each 64-bit lane.
     #[inline(always)]
     fn square<const S0: i32, const S1: i32>(x: __m128i, masks: [u64; 2]) -> __m128i {
         exchange::<S1>(exchange::<S0>(x, masks[0]), masks[1])
@@ -522,8 +524,9 @@ pub(crate) const FIELD_SQUARES: [[u64; 2]; 3] = [
 
 /// `from` as a `k × k` block of elements of `from.len() / k²` bytes, transposed into `to`
 /// (element `(i, j)`, at `i·k + j`, to `j·k + i`): one slot of [`transpose_slots`]. Elements
-/// narrower than a byte (`E(4)` fields, 2 × 2 in 2 bytes) are bit fields of `8 · from.len()
-/// / k²` bits, the first in the low bits (little-endian).
+/// narrower than a byte (`E(4)` fields 2 × 2 in 2 bytes or 4 × 4 in 8, `E(2)` 2 × 2 in a byte
+/// or 4 × 4 in 4, `E(1)` 4 × 4 in 2) are bit fields of `8 · from.len() / k²` bits, the first
+/// in the low bits (little-endian).
 #[inline(always)]
 pub(crate) fn transpose_block(to: &mut [u8], from: &[u8], k: usize) {
     let e = from.len() / (k * k);
@@ -557,7 +560,8 @@ pub(crate) fn transpose_block(to: &mut [u8], from: &[u8], k: usize) {
 /// `(i, j)` at `i·K + j`), transposed (element `(i, j)` to `j·K + i`): the blocks of two
 /// layouts that both interleave `K` elements, along different dims (`(2,1)` sub-tiles of
 /// bf16, in 8-byte slots; of f32, and `(4,1)` of bytes, in 16-byte slots; of `E(4)` fields,
-/// nibbles, in 2-byte slots). `K` = 1: `v`.
+/// nibbles, in 2-byte slots, and of `E(2)` in bytes; `(4,1)` groups of `E(4)`, `E(2)` and
+/// `E(1)` fields in 8-, 4- and 2-byte slots). `K` = 1: `v`.
 #[inline(always)]
 pub(crate) fn transpose_slots<const N: usize, const K: usize>(v: V) -> V {
     if K == 1 {

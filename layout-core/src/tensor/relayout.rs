@@ -295,8 +295,8 @@ impl How {
 
     /// Whether a kernel step moves fewer than `bits` on either side (elements one at a time,
     /// runs of fields or slots, or rows interleaved from or split into rows, shorter than
-    /// that), or transposes `4 × 4` blocks of bytes
-    /// within each of a block of `4 × 4` slots, not widened (`(4,1)` groups of bytes against
+    /// that), or transposes `4 × 4` blocks of bytes or fields within each of a block of
+    /// `4 × 4` slots, not widened (`(4,1)` groups of bytes against
     /// `(4,1)` groups along the other dim: measured u8 `T(32,128)(4,1)` ->
     /// `{0,1:T(32,128)(4,1)}` 0.32 of memcpy in one step, 0.42-0.54 in two, through
     /// `{0,1:T(32,128)}`; `T(8,128)(4,1)`, whose blocks are widened to `16 × 4` slots, 0.81 in
@@ -1433,11 +1433,11 @@ impl CopyPlan {
             // `E(1)` and `E(2)` fields that both sides keep together in runs of 2 or 4 bits
             // (`(2,1)` sub-tiles of `E(1)` against a layout whose minor dim is the pair's:
             // the pair is two neighbouring bits of the source too) go as fields that wide.
-            let packed_runs = loops.as_ref().filter(|_| s.bits == d.bits).and_then(|l| {
-                packed_as_bytes(l, bounds, s.bits)
-                    .is_none()
-                    .then(|| packed_as_fields(l, bounds, s.bits))?
-            });
+            // (Runs that short never fill a byte: such loops are not `packed_as_bytes`'.)
+            let packed_runs = loops
+                .as_ref()
+                .filter(|_| s.bits == d.bits)
+                .and_then(|l| packed_as_fields(l, bounds, s.bits));
             let (loops, (sb, db), packed) = match packed_runs {
                 Some((loops, bits)) => (
                     Some(loops),
@@ -2140,11 +2140,11 @@ mod tests {
 
     /// `(4,1)` groups of `E(4)`, `E(2)` and `E(1)` fields against those of the transposed
     /// layout go in one step as 8-, 4- and 2-byte slots, each a `4 × 4` block of fields
-    /// transposed within, `(2,1)` pairs of `E(2)` fields as bytes of `2 × 2` (`digits::folded`,
-    /// `lanes::FIELD_SQUARES`, `lanes::CRUMB_PAIRS`), peeled where the tiles overhang: every field in place both
-    /// ways, streamed or not, with and without AVX2.
+    /// transposed within, `(2,1)` pairs of `E(2)` fields as bytes of `2 × 2`
+    /// (`digits::folded`, `lanes::FIELD_SQUARES`, `lanes::CRUMB_PAIRS`), peeled where the
+    /// tiles overhang: every field in place both ways, streamed or not, with and without AVX2.
     #[test]
-    fn nibble_squares_fold_into_words() {
+    fn sub_byte_squares_fold_into_slots() {
         for (a, b) in [
             (
                 "s4[512,1024]{1,0:T(32,128)(4,1)E(4)}",
@@ -2202,19 +2202,18 @@ mod tests {
     /// field in place, both ways, streamed or not.
     #[test]
     fn sub_tiled_packed_transposes_peel_their_steps() {
-        for (a, b) in [(
+        let (a, b) = (
             "u1[1000,1000]{1,0:E(1)}",
             "u1[1000,1000]{0,1:T(8,128)(2,1)E(1)}",
-        )] {
-            let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
-            let How::Through(t) = &plan.how else {
-                panic!("{a} -> {b}: two steps, not {:?}", plan.how);
-            };
-            let peeled = |p: &CopyPlan| matches!(p.how, How::Peeled(_));
-            assert!(peeled(&t.first) || peeled(&t.second), "{a} -> {b}: {t:?}");
-            for stream in [false, true] {
-                check_both_ways(a, b, stream);
-            }
+        );
+        let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
+        let How::Through(t) = &plan.how else {
+            panic!("{a} -> {b}: two steps, not {:?}", plan.how);
+        };
+        let peeled = |p: &CopyPlan| matches!(p.how, How::Peeled(_));
+        assert!(peeled(&t.first) || peeled(&t.second), "{a} -> {b}: {t:?}");
+        for stream in [false, true] {
+            check_both_ways(a, b, stream);
         }
     }
 
