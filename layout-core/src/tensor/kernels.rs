@@ -36,6 +36,7 @@ struct Blocks {
     stream: bool,
     /// Whether streamed destination rows that are not whole lines apart carry their partial
     /// lines from block to block, in the scratch past [`CARRY_AT`] (see [`copy`]).
+    #[cfg(target_arch = "x86_64")]
     carried: bool,
     /// The long side of an interleaving block.
     len: usize,
@@ -2623,6 +2624,7 @@ pub(crate) fn copy<W: Word<N>, const N: usize>(
                 step,
                 ahead,
                 stream,
+                #[cfg(target_arch = "x86_64")]
                 carried,
                 len: match form {
                     Form::Zip => b.size,
