@@ -3089,13 +3089,14 @@ fn staged_block<const N: usize>(
         }
     }
     let Some(tr) = tr else {
-        let side = if a.dst == 1 && N <= 8 {
-            16 / N
+        let side = 16 / N;
+        // The squares' rows and columns (none where they do not apply), the slots past them a
+        // slot at a time below.
+        let (xs, ys) = if a.dst == 1 && N <= 8 {
+            (x / side * side, y / side * side)
         } else {
-            x.max(y) + 1
+            (0, 0)
         };
-        // The squares' rows and columns, the slots past them a slot at a time below.
-        let (xs, ys) = (x / side * side, y / side * side);
         let (to, from) = (dst.as_flattened_mut(), stage.as_flattened());
         for p0 in (0..xs).step_by(side) {
             for q0 in (0..ys).step_by(side) {
