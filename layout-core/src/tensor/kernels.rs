@@ -1010,7 +1010,7 @@ impl<'a> Fetch<'a> {
         rows: Rows,
         (count, len): (usize, usize),
     ) -> Option<Fetch<'a>> {
-        let start = src.as_ptr() as usize + at;
+        let start = (src.as_ptr() as usize).wrapping_add(at);
         let tail = [start, rows.lo, rows.hi]
             .iter()
             .any(|x| !x.is_multiple_of(LINE));
