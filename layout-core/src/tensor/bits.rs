@@ -2652,30 +2652,23 @@ unsafe fn zip_nibbles_in<const P: usize, const STREAM: bool, const HALF: bool>(
     // 512 bytes lost (0.78 -> 0.67) and fetch as before.
     let next_rows = reps.outer.0 > 1 && reps.inner.0 * reps.inner.2 >= super::kernels::FETCH_AHEAD;
     for (d0, s0) in reps.offsets() {
-        if STREAM && next_rows {
+        if STREAM {
+            // Where the rows of the block to fetch lie: the same block of the next rows, or
+            // the block `FETCH_AHEAD` bytes of a row on. Each row's lines fetched, and the line
+            // its last byte is in (a row that starts inside a line ends in the line after its
+            // last whole one; a row on lines has its last line fetched twice, which measured
+            // faster than once: `s4[16384,8192]` rows -> `T(8,128)(2,1)E(4)` 14.2-14.6 GB/s
+            // before, 12.1-13.0 fetching only rows off lines, 17.2-20.3 every row; rows of
+            // 8191 fields 7.7-8.4 -> 8.5-9.7, four alternating runs).
+            let base = if next_rows {
+                s0 + reps.outer.2
+            } else {
+                ahead
+                    .next()
+                    .map_or(s0 + super::kernels::FETCH_AHEAD, |(_, s)| s)
+            };
             for &(at, h) in starts {
-                let row = s0 + reps.outer.2 + at;
-                for l in (0..rows.len).step_by(LINE) {
-                    stream::prefetch(src, row + l);
-                }
-                // A row that starts inside a line ends in the line after its last whole one,
-                // fetched too (and a row on lines has its last line fetched twice, which
-                // measured faster than once: `s4[16384,8192]` rows -> `T(8,128)(2,1)E(4)`
-                // 14.2-14.6 GB/s before, 12.1-13.0 fetching only rows off lines, 17.2-20.3
-                // every row; rows of 8191 fields 7.7-8.4 -> 8.5-9.7, four alternating runs).
-                stream::prefetch(src, row + rows.len - 1 + usize::from(h));
-            }
-        } else if STREAM {
-            let next = ahead.next();
-            for &(row, h) in starts {
-                let at = match next {
-                    Some((_, s)) => s + row,
-                    None => s0 + row + super::kernels::FETCH_AHEAD,
-                };
-                for l in (0..rows.len).step_by(LINE) {
-                    stream::prefetch(src, at + l);
-                }
-                stream::prefetch(src, at + rows.len - 1 + usize::from(h));
+                stream::prefetch_bytes(src, base + at, rows.len + usize::from(h));
             }
         }
         for c in (0..rows.len).step_by(32) {

@@ -1003,7 +1003,8 @@ impl<'a> Fetch<'a> {
     /// `at` of `src`; `None` where the rows are not so. Rows that start inside a line (a
     /// transpose of `u8[8192,8193]`) end inside the line after their last whole one, which is
     /// fetched too: measured (64 MiB, three alternating runs) `u8[8192,8193]` transposed
-    /// 8.3 -> 10.7-11.2 GB/s, `u8[8191,8193]` 5.3 -> 6.5-6.8 (`u8[8192,8192]` 10.2-11.7).
+    /// 8.2-9.2 -> 10.6-11.2 GB/s, `u8[8191,8193]` 5.4-5.9 -> 6.2-6.8 (`u8[8192,8192]`
+    /// 10.2-11.7).
     fn new(
         src: &'a [u8],
         at: usize,

@@ -238,6 +238,18 @@ pub(crate) fn prefetch(s: &[u8], at: usize) {
     let _ = (s, at);
 }
 
+/// [`prefetch`] of the `len` bytes (at least one) of `s` from `at`: a line every `LINE` bytes
+/// from `at`, and the line of the last byte, which a run that starts inside a line ends in
+/// (on lines, that last line is asked for twice).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn prefetch_bytes(s: &[u8], at: usize, len: usize) {
+    for l in (0..len).step_by(LINE) {
+        prefetch(s, at + l);
+    }
+    prefetch(s, at + len - 1);
+}
+
 /// Makes later loads see the streamed stores (`sfence`).
 pub(crate) fn fence() {
     #[cfg(target_arch = "x86_64")]
