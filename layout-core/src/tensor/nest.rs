@@ -804,6 +804,42 @@ impl Nest {
         (reach < stride).then_some((depth, stride))
     }
 
+    /// Halves the sweep of a transpose's innermost loop (see [`sweep`]), the outermost loop
+    /// taking the steps it gives up: `false` (the nest as it was) where the nest has no such
+    /// split (the outermost and innermost loops one dim's digits, the first stepping the
+    /// second's whole reach) or the sweep is one step.
+    pub(crate) fn halve_sweep(&mut self) -> bool {
+        let [out, .., inner] = self.outer[..] else {
+            return false;
+        };
+        let whole =
+            |side: fn(&Loop) -> usize| Some(side(&out)) == inner.size.checked_mul(side(&inner));
+        if out.dim != inner.dim
+            || inner.clip != out.clip
+            || !inner.size.is_multiple_of(2)
+            || !(whole(|l| l.dst) && whole(|l| l.src) && whole(|l| l.mult))
+        {
+            return false;
+        }
+        let Some(size) = out.size.checked_mul(2) else {
+            return false;
+        };
+        let last = self.outer.len() - 1;
+        self.outer[0] = Loop {
+            size,
+            dst: out.dst / 2,
+            src: out.src / 2,
+            mult: out.mult / 2,
+            ..out
+        };
+        if inner.size == 2 {
+            self.outer.pop();
+        } else {
+            self.outer[last].size /= 2;
+        }
+        true
+    }
+
     /// The nest with its loop at `depth` moved outermost (the same slots, in another order).
     pub(crate) fn outermost(&mut self, depth: usize) {
         let l = self.outer.remove(depth);
