@@ -131,8 +131,10 @@ impl Plan {
         while k < out.len() {
             let first = self.program.eval(index);
             let run = digit.run(index[dim], extent).min(out.len() - k);
-            for (m, o) in out[k..k + run].iter_mut().enumerate() {
-                *o = first + m * stride;
+            let mut next = first;
+            for o in &mut out[k..k + run] {
+                *o = next;
+                next = next.wrapping_add(stride);
             }
             k += run;
             index[dim] += run;
