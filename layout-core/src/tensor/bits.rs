@@ -920,7 +920,9 @@ const BAND_RUN: usize = 4 * LINE;
 /// each shared their first and last lines with others, read from memory first and written
 /// in parts: measured (32 MiB, best of five, two alternating runs) `s4[8191,8191]`
 /// `T(8,128)E(4)` -> rows 2.95-3.05 -> 3.60-3.64 GB/s; each row's runs into the scratch
-/// then gathered into one run ([`gathered`]), 6.0. Returns the end of the steps done, from the
+/// then gathered into one run ([`gathered`]), 6.0; a band of whole tiles read in the source's
+/// order ([`Tiles`]), 6.4-6.6 -> 7.8 (four alternating runs; `u1[8191,32767]` 3.2-3.3 ->
+/// 3.5-3.8, `u2[8191,16383]` even). Returns the end of the steps done, from the
 /// slice's first: none where the copy is not so, or past the last whole band (the array's
 /// edge).
 fn bands(
@@ -966,10 +968,23 @@ fn bands(
     }
     let whole = nest.bounds[band.dim] / band.mult;
     let end = slice.steps.end.min(whole).max(start);
-    let mut stage = alloc::vec![0u8; bytes];
+    let tiles = Tiles::of(nest, bits);
+    let (mut staged_rows, mut stage) = (alloc::vec::Vec::new(), alloc::vec::Vec::new());
     for k in start..end {
-        // The band's first bit in `dst`, and the band in `stage` from that bit of a byte.
+        // The band's first bit in `dst`, and its source's in `src`.
         let to = fields.dst_start + (k * stride - slice.origin.0) * bits;
+        let from = fields.src_start + (k * band.src - slice.origin.1) * bits;
+        if let Some(tiles) = tiles
+            && from.is_multiple_of(8)
+            && from / 8 + tiles.span() <= src.len()
+        {
+            staged_rows.resize(tiles.rows * tiles.row(), 0);
+            let from = from / 8;
+            tiles.detile(dst, to, src, (from, from + tiles.span()), &mut staged_rows);
+            continue;
+        }
+        // The band in `stage` from that bit of a byte.
+        stage.resize(bytes, 0);
         let phase = to % 8;
         let staged = BitFields {
             dst_start: phase,
@@ -984,6 +999,102 @@ fn bands(
         shifted_lines(dst, to, &stage, phase, stride * bits, true);
     }
     end
+}
+
+/// A band of [`bands`] whose source is whole tiles one after the other, each its rows' runs
+/// in order (the `T(8,128)E(4)` tiles of a tile row), into destination rows that follow each
+/// other from any bit (rows of 8191 `E(4)` fields): `rows` rows of `tiles` runs of `run`
+/// bytes each, `bits` bits a destination row (its fields, the last run clipped at the
+/// array's edge) and `apart` bits from one destination row to the next. The source is read
+/// in order, a tile at a time, where a destination row at a time read a line of every tile
+/// (512 bytes apart), each a load that waited on memory.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tiles {
+    rows: usize,
+    tiles: usize,
+    run: usize,
+    bits: usize,
+    apart: usize,
+}
+
+impl Tiles {
+    /// The band loop's steps of `nest` as [`Tiles`], for fields of `bits`: its loops the
+    /// band, the rows of a tile, the tiles along a row, around runs of whole bytes that fill
+    /// each tile's rows and each destination row back to back; `None` otherwise.
+    pub(crate) fn of(nest: &Nest, bits: usize) -> Option<Tiles> {
+        let (Kernel::Run(run), [_, rows, tiles]) = (&nest.kernel, nest.outer.as_slice()) else {
+            return None;
+        };
+        let length = run.size.checked_mul(bits)?;
+        let fields = tiles.size.checked_mul(run.size)?.min(nest.bounds[run.dim]);
+        let fits = run.dst == 1
+            && run.src == 1
+            && length.is_multiple_of(8)
+            && tiles.dst == run.size
+            && rows.src == run.size
+            && Some(tiles.src) == rows.size.checked_mul(run.size)
+            && rows.dim != tiles.dim
+            && tiles.dim == run.dim
+            && rows.dst >= fields;
+        fits.then_some(Tiles {
+            rows: rows.size,
+            tiles: tiles.size,
+            run: length / 8,
+            bits: fields.checked_mul(bits)?,
+            apart: rows.dst.checked_mul(bits)?,
+        })
+    }
+
+    /// Bytes of a staged row: its runs side by side.
+    fn row(&self) -> usize {
+        self.tiles * self.run
+    }
+
+    /// Bytes of the band's source: its tiles.
+    fn span(&self) -> usize {
+        self.tiles * self.rows * self.run
+    }
+
+    /// The band whose source starts at byte `from` of `src` into `dst` from bit `to`: its
+    /// tiles read in order into the rows of `stage` (a run of every row a tile), the band
+    /// `ahead` bytes on prefetched meanwhile, then each staged row into its destination row
+    /// ([`shifted_lines`], whole lines streamed).
+    fn detile(
+        &self,
+        dst: &mut [u8],
+        to: usize,
+        src: &[u8],
+        (from, ahead): (usize, usize),
+        stage: &mut [u8],
+    ) {
+        let (row, tile) = (self.row(), self.rows * self.run);
+        for t in 0..self.tiles {
+            let at = from + t * tile;
+            for line in (0..tile).step_by(stream::LINE) {
+                stream::prefetch(src, ahead + t * tile + line);
+            }
+            for r in 0..self.rows {
+                let run = &src[at + r * self.run..][..self.run];
+                let into = &mut stage[r * row + t * self.run..][..self.run];
+                let ((into16, into_rest), (run16, run_rest)) =
+                    (into.as_chunks_mut::<16>(), run.as_chunks::<16>());
+                for (d, s) in into16.iter_mut().zip(run16) {
+                    *d = *s;
+                }
+                into_rest.copy_from_slice(run_rest);
+            }
+        }
+        for r in 0..self.rows {
+            shifted_lines(
+                dst,
+                to + r * self.apart,
+                stage,
+                8 * r * row,
+                self.bits,
+                true,
+            );
+        }
+    }
 }
 
 /// Copies the steps `slice` of `nest` (see [`Nest::walk_from`]) from `src` into `dst`,

@@ -2155,6 +2155,7 @@ mod tests {
     /// array left as they were.
     #[test]
     fn banded_tile_rows_put_every_field_in_place() {
+        let mut detiled = 0;
         for (a, b) in [
             ("s4[64,1000]{1,0:T(8,128)E(4)}", "s4[64,1000]{1,0:E(4)}"),
             ("s4[61,999]{1,0:T(8,128)E(4)}", "s4[61,999]{1,0:E(4)}"),
@@ -2165,10 +2166,19 @@ mod tests {
             ("s4[21,1999]{1,0:T(1,128)E(4)}", "s4[21,1999]{1,0:E(4)}"),
             ("u2[13,4095]{1,0:T(1,128)E(2)}", "u2[13,4095]{1,0:E(2)}"),
         ] {
+            // Bands of fields (rows of 1000 `E(4)` fields go as bytes) of tiles of 8 rows go a
+            // tile at a time (`bits::Tiles`), the others run by run.
+            let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
+            if let How::Bits { nest, fields } = &plan.how {
+                let tiles = crate::tensor::bits::Tiles::of(nest, fields.dst_bits);
+                assert_eq!(tiles.is_some(), a.contains("T(8,"), "{a} -> {b}: {tiles:?}");
+                detiled += usize::from(tiles.is_some());
+            }
             for stream in [true, false] {
                 check_both_ways(a, b, stream);
             }
         }
+        assert_eq!(detiled, 4);
     }
 
     /// `(4,1)` groups of `E(4)`, `E(2)` and `E(1)` fields against those of the transposed
