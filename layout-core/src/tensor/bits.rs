@@ -921,8 +921,10 @@ const BAND_RUN: usize = 4 * LINE;
 /// in parts: measured (32 MiB, best of five, two alternating runs) `s4[8191,8191]`
 /// `T(8,128)E(4)` -> rows 2.95-3.05 -> 3.60-3.64 GB/s; each row's runs into the scratch
 /// then gathered into one run ([`gathered`]), 6.0; a band of whole tiles read in the source's
-/// order ([`Tiles`]), 6.4-6.6 -> 7.8 (four alternating runs; `u1[8191,32767]` 3.2-3.3 ->
-/// 3.5-3.8, `u2[8191,16383]` even). Returns the end of the steps done, from the
+/// order ([`Tiles`]), 6.4-6.6 -> 7.8, its runs moved as arrays of their length 11.0-11.5
+/// (three alternating runs; `u1[8191,32767]` 3.2-3.3 -> 3.5-3.8 -> 8.3-8.8, `u2[8191,16383]`
+/// 4.8 -> 4.8 -> 8.0-8.3: a tile row of 16 bytes had ended in a call into `memcpy` of none).
+/// Returns the end of the steps done, from the
 /// slice's first: none where the copy is not so, or past the last whole band (the array's
 /// edge).
 fn bands(
@@ -1055,6 +1057,37 @@ impl Tiles {
         self.tiles * self.rows * self.run
     }
 
+    /// The band's tiles, from byte `from` of `src`, into the rows of `stage` (a run of every
+    /// row a tile), the band `ahead` bytes on prefetched meanwhile; runs of `N` bytes as
+    /// arrays (moved in registers, not a call into `memcpy` a run), or of any length if `N`
+    /// is 0.
+    #[inline(always)]
+    fn stage_runs<const N: usize>(
+        &self,
+        src: &[u8],
+        (from, ahead): (usize, usize),
+        stage: &mut [u8],
+    ) {
+        let (row, tile) = (self.row(), self.rows * self.run);
+        let band = &src[from..from + self.span()];
+        for (t, runs) in band.chunks_exact(tile).enumerate() {
+            for line in (0..tile).step_by(stream::LINE) {
+                stream::prefetch(src, ahead + t * tile + line);
+            }
+            for (r, run) in runs.chunks_exact(self.run).enumerate() {
+                let into = &mut stage[r * row + t * self.run..][..self.run];
+                if N == 0 {
+                    into.copy_from_slice(run);
+                } else if let (Some((into, _)), Some((run, _))) = (
+                    into.split_first_chunk_mut::<N>(),
+                    run.split_first_chunk::<N>(),
+                ) {
+                    *into = *run;
+                }
+            }
+        }
+    }
+
     /// The band whose source starts at byte `from` of `src` into `dst` from bit `to`: its
     /// tiles read in order into the rows of `stage` (a run of every row a tile), the band
     /// `ahead` bytes on prefetched meanwhile, then each staged row into its destination row
@@ -1067,23 +1100,13 @@ impl Tiles {
         (from, ahead): (usize, usize),
         stage: &mut [u8],
     ) {
-        let (row, tile) = (self.row(), self.rows * self.run);
-        for t in 0..self.tiles {
-            let at = from + t * tile;
-            for line in (0..tile).step_by(stream::LINE) {
-                stream::prefetch(src, ahead + t * tile + line);
-            }
-            for r in 0..self.rows {
-                let run = &src[at + r * self.run..][..self.run];
-                let into = &mut stage[r * row + t * self.run..][..self.run];
-                let ((into16, into_rest), (run16, run_rest)) =
-                    (into.as_chunks_mut::<16>(), run.as_chunks::<16>());
-                for (d, s) in into16.iter_mut().zip(run16) {
-                    *d = *s;
-                }
-                into_rest.copy_from_slice(run_rest);
-            }
+        match self.run {
+            16 => self.stage_runs::<16>(src, (from, ahead), stage),
+            32 => self.stage_runs::<32>(src, (from, ahead), stage),
+            64 => self.stage_runs::<64>(src, (from, ahead), stage),
+            _ => self.stage_runs::<0>(src, (from, ahead), stage),
         }
+        let row = self.row();
         for r in 0..self.rows {
             shifted_lines(
                 dst,
