@@ -119,9 +119,8 @@ impl<const L: usize> Lines<L> {
 /// of fixed sizes, the last overlapping the one before, not a call into `memcpy`: measured
 /// (64 MiB, a destination 16 bytes past a line, five alternating runs of the bench) f32 rows
 /// -> `T(8,128)`, runs of 512 bytes, 0.77-0.88 -> 0.89-1.03 of memcpy.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn short(dst: &mut [u8], src: &[u8]) {
+pub(crate) fn short(dst: &mut [u8], src: &[u8]) {
     fn fixed<const N: usize>(dst: &mut [u8], src: &[u8], at: usize) {
         let d: &mut [u8; N] = (&mut dst[at..at + N]).try_into().expect("N bytes");
         *d = src[at..at + N].try_into().expect("N bytes");
