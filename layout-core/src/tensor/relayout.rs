@@ -2260,39 +2260,30 @@ mod tests {
         }
     }
 
+    /// The slabs of the two-step copy `a -> b`, after checking that every field of it lands
+    /// where the naive copy puts it, both ways, streamed or not.
+    fn odd_transpose_slabs(a: &str, b: &str) -> super::Slabs {
+        let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
+        let How::Through(t) = &plan.how else {
+            panic!("a two-step copy: {:?}", plan.how);
+        };
+        for stream in [false, true] {
+            check_both_ways(a, b, stream);
+        }
+        t.slabs.expect("slabs")
+    }
+
     #[test]
     fn odd_packed_transposes_go_in_slabs() {
         // Rows of 801 `E(4)` fields start inside bytes: the transpose goes through rows
         // padded to 802, whose first step's dim 0 loops clip at 801; its loop over dim 1
         // still moves whole slabs of the intermediate (its reach bounded by the clip).
-        let (a, b) = ("s4[801,4096]{1,0:E(4)}", "s4[801,4096]{0,1:E(4)}");
-        let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
-        let How::Through(t) = &plan.how else {
-            panic!("a two-step copy: {:?}", plan.how);
-        };
-        let slabs = t.slabs.expect("slabs");
+        let slabs = odd_transpose_slabs("s4[801,4096]{1,0:E(4)}", "s4[801,4096]{0,1:E(4)}");
         assert!(slabs.count > 1, "{slabs:?}");
-        for stream in [false, true] {
-            check_both_ways(a, b, stream);
-        }
-    }
-
-    /// Destination rows of 4097 `E(4)` fields, padded to 2049 bytes: the transpose's sweep
-    /// of 1024 of them (2 MiB) is halved until a slab fits [`PADDED_SLAB_BYTES`], and every
-    /// field still lands where the naive copy puts it.
-    #[test]
-    fn odd_packed_transposes_sweep_within_their_slabs() {
-        let (a, b) = ("s4[4097,2048]{1,0:E(4)}", "s4[4097,2048]{0,1:E(4)}");
-        let plan = CopyPlan::new(&parse_array(a).unwrap(), &parse_array(b).unwrap()).unwrap();
-        let How::Through(t) = &plan.how else {
-            panic!("a two-step copy: {:?}", plan.how);
-        };
-        let slabs = t.slabs.expect("slabs");
-        assert_eq!(slabs.bits / 8, 256 * 2049, "{slabs:?}");
-        assert_eq!(slabs.count, 8, "{slabs:?}");
-        for stream in [false, true] {
-            check_both_ways(a, b, stream);
-        }
+        // Destination rows of 4097 fields, padded to 2049 bytes: the transpose's sweep of
+        // 1024 of them (2 MiB) is halved until a slab fits [`PADDED_SLAB_BYTES`].
+        let slabs = odd_transpose_slabs("s4[4097,2048]{1,0:E(4)}", "s4[4097,2048]{0,1:E(4)}");
+        assert_eq!((slabs.bits / 8, slabs.count), (256 * 2049, 8), "{slabs:?}");
     }
 
     /// Two-step copies whose slab loop the array's edge clips in one step and not the other
