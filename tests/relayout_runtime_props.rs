@@ -324,6 +324,11 @@ fn large_copies_match_reference() {
         // A transpose into rows 8204 bytes apart, in panels: each row's partial lines
         // carried from block to block and streamed whole.
         ("f32[2051,2048]{1,0}", "f32[2051,2048]{0,1}"),
+        // Rows of an odd count of `E(4)` fields, which start inside bytes: into tiles and back
+        // out of them a band of tiles at a time (the rows first: the tiles' padding does not
+        // come back), and transposed through rows padded to whole bytes in slabs of 1 MiB.
+        ("s4[4100,8191]{1,0:E(4)}", "s4[4100,8191]{1,0:T(8,128)E(4)}"),
+        ("s4[4097,8192]{1,0:E(4)}", "s4[4097,8192]{0,1:E(4)}"),
     ] {
         let (a, b) = (
             xla_layout::parse_array(a).unwrap(),
