@@ -977,6 +977,16 @@ fn bands(
     }
     let whole = nest.bounds[band.dim] / band.mult;
     let end = slice.steps.end.min(whole).max(start);
+    // Streamed rows that start on every 2-bit step of a byte (`E(2)` rows of an odd extent)
+    // go into one run in `stage` (the band, from the bit of a byte it starts at), then out as
+    // one run: a row at a time, the lines the rows share were each read from memory first
+    // and written in parts. Measured (32 MiB, three or four alternating runs)
+    // `u2[8191,16383]` 7.8-8.4 -> 9.1-9.4 GB/s; rows of `E(4)` lost so (`s4[8191,8191]`
+    // 11.1-11.4 -> 9.8-10.1), of `E(1)` too (8.8 -> 8.4).
+    let band_bits = stride * bits;
+    let joined = tiles.is_some_and(|t| {
+        stream && t.bits % 4 == 2 && t.apart == t.bits && t.rows * t.bits == band_bits
+    });
     let (mut staged_rows, mut stage) = (alloc::vec::Vec::new(), alloc::vec::Vec::new());
     for k in start..end {
         // The band's first bit in `dst`, and its source's in `src`.
@@ -988,17 +998,6 @@ fn bands(
         {
             staged_rows.resize(tiles.rows * tiles.row(), 0);
             let from = from / 8;
-            // Streamed rows that start on every 2-bit step of a byte (`E(2)` rows of an odd
-            // extent) go into one run in `stage` (the band, from the bit of a byte it starts
-            // at), then out as one run: a row at a time, the lines the rows share were each
-            // read from memory first and written in parts. Measured (32 MiB, three or four
-            // alternating runs) `u2[8191,16383]` 7.8-8.4 -> 9.1-9.4 GB/s; rows of `E(4)` lost
-            // so (`s4[8191,8191]` 11.1-11.4 -> 9.8-10.1), of `E(1)` too (8.8 -> 8.4).
-            let band_bits = stride * bits;
-            let joined = stream
-                && tiles.bits % 4 == 2
-                && tiles.apart == tiles.bits
-                && tiles.rows * tiles.bits == band_bits;
             if joined {
                 stage.resize(bytes, 0);
             }
@@ -1096,9 +1095,9 @@ impl Tiles {
     }
 
     /// The band's tiles, from byte `from` of `src`, into the rows of `stage` (a run of every
-    /// row a tile), the band `ahead` bytes on prefetched meanwhile; runs of `N` bytes as
-    /// arrays (moved in registers, not a call into `memcpy` a run), or of any length if `N`
-    /// is 0.
+    /// row a tile), the band `ahead` bytes on prefetched meanwhile; runs of `N` bytes (the
+    /// run's length, known to the compiler: moved in registers, not a call into `memcpy` a
+    /// run), or of the run's length if `N` is 0.
     #[inline(always)]
     fn stage_runs<const N: usize>(
         &self,
@@ -1106,22 +1105,15 @@ impl Tiles {
         (from, ahead): (usize, usize),
         stage: &mut [u8],
     ) {
-        let (row, tile) = (self.row(), self.rows * self.run);
+        let len = if N == 0 { self.run } else { N };
+        let (row, tile) = (self.row(), self.rows * len);
         let band = &src[from..from + self.span()];
         for (t, runs) in band.chunks_exact(tile).enumerate() {
             for line in (0..tile).step_by(stream::LINE) {
                 stream::prefetch(src, ahead + t * tile + line);
             }
-            for (r, run) in runs.chunks_exact(self.run).enumerate() {
-                let into = &mut stage[r * row + t * self.run..][..self.run];
-                if N == 0 {
-                    into.copy_from_slice(run);
-                } else if let (Some((into, _)), Some((run, _))) = (
-                    into.split_first_chunk_mut::<N>(),
-                    run.split_first_chunk::<N>(),
-                ) {
-                    *into = *run;
-                }
+            for (r, run) in runs.chunks_exact(len).enumerate() {
+                stage[r * row + t * len..][..len].copy_from_slice(run);
             }
         }
     }
@@ -1129,7 +1121,7 @@ impl Tiles {
     /// The band whose source starts at byte `from` of `src` into `dst` from bit `to`: its
     /// tiles read in order into the rows of `stage` (a run of every row a tile), the band
     /// `ahead` bytes on prefetched meanwhile, then each staged row into its destination row
-    /// ([`shifted_lines`], whole lines streamed).
+    /// ([`shifted_lines`], whole lines streamed if `stream`).
     fn detile(
         &self,
         dst: &mut [u8],

@@ -286,7 +286,8 @@ impl How {
         fields.dst_bits == fields.src_bits && fields.src_bits < 8 && !(rows && starts)
     }
 
-    /// Moves the loop at `depth` of the nest of a copy of slots or fields outermost.
+    /// Halves the sweep of the nest of a copy of slots or fields ([`Nest::halve_sweep`]):
+    /// `false` where it has none to halve.
     fn halve_sweep(&mut self) -> bool {
         match self {
             How::Words { nest, .. } | How::Bits { nest, .. } => nest.halve_sweep(),
@@ -294,6 +295,7 @@ impl How {
         }
     }
 
+    /// Moves the loop at `depth` of the nest of a copy of slots or fields outermost.
     fn reorder(&mut self, depth: usize) {
         if let How::Words { nest, .. } | How::Bits { nest, .. } = self {
             nest.outermost(depth);
